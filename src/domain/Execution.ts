@@ -465,18 +465,46 @@ const within = (path: string, dir: string) => path === dir || isUnder(path, dir)
 
 /** System directories visible read-only inside the sandbox (those that exist on the machine). */
 export const SYSTEM_DIRS = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"] as const
-/** The minimal `/etc`: what the dynamic loader, locale, time zone and user lookup need. */
+/**
+ * The machine's files of the minimal `/etc`, bound read-only: what the dynamic loader, locale,
+ * time zone and name lookup need. The user, group and host lists are the sandbox's own
+ * (`sandboxEtc`): the machine's would show its accounts and the hosts of its network.
+ */
 export const ETC_FILES = [
   "/etc/ld.so.cache",
   "/etc/ld.so.conf",
   "/etc/ld.so.conf.d",
   "/etc/alternatives",
   "/etc/localtime",
-  "/etc/passwd",
-  "/etc/group",
-  "/etc/nsswitch.conf",
-  "/etc/hosts"
+  "/etc/nsswitch.conf"
 ] as const
+
+/** The name of the running user inside the sandbox (unless it is root or nobody): nothing of the machine's. */
+export const SANDBOX_USER = "dossier"
+
+/**
+ * The sandbox's `/etc/passwd`, `/etc/group` and `/etc/hosts`, written by dossier (never the
+ * machine's): root, nobody/nogroup and the running user (`uid`/`gid` as the run sees them, named
+ * `SANDBOX_USER`, its home the work root), and only the loopback host names.
+ */
+export const sandboxEtc = (
+  user: { readonly uid: number; readonly gid: number; readonly home: string }
+): ReadonlyArray<{ readonly path: string; readonly content: string }> => {
+  const users = new Map<number, string>([[0, "root:x:0:0:root:/root:/bin/sh"], [
+    65534,
+    "nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin"
+  ]])
+  const name = user.uid === 0 ? "root" : user.uid === 65534 ? "nobody" : SANDBOX_USER
+  users.set(user.uid, `${name}:x:${user.uid}:${user.gid}:${name}:${user.home}:/bin/sh`)
+  const groups = new Map<number, string>([[0, "root:x:0:"], [65534, "nogroup:x:65534:"]])
+  if (!groups.has(user.gid)) groups.set(user.gid, `${SANDBOX_USER}:x:${user.gid}:`)
+  const lines = (m: Map<number, string>) => [...m.entries()].sort(([a], [b]) => a - b).map(([, l]) => `${l}\n`).join("")
+  return [
+    { path: "/etc/passwd", content: lines(users) },
+    { path: "/etc/group", content: lines(groups) },
+    { path: "/etc/hosts", content: "127.0.0.1 localhost\n::1 localhost ip6-localhost ip6-loopback\n" }
+  ]
+}
 
 export interface SandboxPlan {
   /** Absolute path of the work folder on the machine (never printed). */
@@ -487,6 +515,11 @@ export interface SandboxPlan {
   /** For each system directory that exists: whether it is a symlink (and to what). */
   readonly system: ReadonlyArray<{ readonly path: string; readonly link: string | null }>
   readonly etc: ReadonlyArray<string>
+  /**
+   * The sandbox's own `/etc` files (`sandboxEtc`): each path's content is read by bwrap from the
+   * descriptor `fd` (`--ro-bind-data`), which must be open in bwrap.
+   */
+  readonly etcData?: ReadonlyArray<{ readonly path: string; readonly fd: number }>
   /** The masked paths (below input roots) that exist, and whether each is a directory. */
   readonly masks: ReadonlyArray<{ readonly path: string; readonly directory: boolean }>
   readonly prlimit: string
@@ -638,6 +671,8 @@ export const bwrapArgs = (plan: SandboxPlan): ReadonlyArray<string> => {
     else a.push("--ro-bind", s.path, s.path)
   }
   for (const e of plan.etc) a.push("--ro-bind", e, e)
+  // Readable by all, as the machine's are (bubblewrap makes them 0600 otherwise).
+  for (const d of plan.etcData ?? []) a.push("--perms", "0644", "--ro-bind-data", String(d.fd), d.path)
   // The only writable places besides the work root are /tmp and /dev/shm, each a tmpfs of half
   // the memory budget, so that together they hold no more than the budget (with a memory cgroup
   // their pages also count against the run's memory); the sandbox's root and /dev are read-only

@@ -40,7 +40,14 @@ import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { RootIdentityChanged, SandboxUnavailable } from "../domain/ExecErrors.js"
-import { bwrapArgs, type KillReason, MAX_LOG_BYTES, type RunStop as Stop } from "../domain/Execution.js"
+import {
+  bwrapArgs,
+  inSandbox,
+  type KillReason,
+  MAX_LOG_BYTES,
+  type RunStop as Stop,
+  sandboxEtc
+} from "../domain/Execution.js"
 import {
   type Captured,
   Sandbox,
@@ -359,7 +366,24 @@ const start = (
     "--",
     request.runId ?? "-"
   ]
-  const args = bwrapArgs({ ...request, system: m.system, etc: m.etc, prlimit: m.prlimit, env: m.env, sources, closer })
+  // The sandbox's own /etc/passwd, group and hosts (never the machine's): bwrap reads each from a
+  // pipe after `startFd` (`--ro-bind-data`), which dossier fills and closes right after the spawn.
+  const written = sandboxEtc({
+    uid: process.getuid?.() ?? 0,
+    gid: process.getgid?.() ?? 0,
+    home: inSandbox(request.grant.work.path)
+  })
+  const etcData = written.map((w, i) => ({ path: w.path, fd: startFd + 1 + i }))
+  const args = bwrapArgs({
+    ...request,
+    system: m.system,
+    etc: m.etc,
+    etcData,
+    prlimit: m.prlimit,
+    env: m.env,
+    sources,
+    closer
+  })
   let child: ReturnType<typeof spawn>
   try {
     child = spawn(m.perl, [
@@ -374,7 +398,15 @@ const start = (
       m.bwrap,
       ...args
     ], {
-      stdio: ["ignore", "pipe", "pipe", "pipe", ...roots.map((r) => r.fd), "pipe"],
+      stdio: [
+        "ignore",
+        "pipe",
+        "pipe",
+        "pipe",
+        ...roots.map((r) => r.fd),
+        "pipe",
+        ...written.map(() => "pipe" as const)
+      ],
       env: {},
       // Its own session: a Ctrl-C meant for dossier reaches dossier, which ends the run and
       // records it; the wrapper still ends the run when dossier dies (PR_SET_PDEATHSIG).
@@ -382,6 +414,13 @@ const start = (
     })
   } finally {
     for (const r of roots) fs.closeSync(r.fd)
+  }
+  // A few hundred bytes each: the pipes hold them whole. A bwrap that failed before reading them
+  // closes its end, and the write's error is only that.
+  for (const d of etcData) {
+    const pipe = child.stdio[d.fd] as NodeJS.WritableStream
+    pipe.on("error", () => {})
+    pipe.end(written.find((w) => w.path === d.path)!.content)
   }
   const began = Date.now()
   const out = new Capture(child.stdout!, echo ? process.stdout : null)

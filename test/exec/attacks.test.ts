@@ -128,6 +128,53 @@ describe.skipIf(!sandboxWorks)("confined exec: reading", () => {
     expect(stderrOf(dir, x).match(/No such file/g)).toHaveLength(3)
   })
 
+  it("sees the sandbox's own accounts and hosts in /etc, none of the machine's, and names still resolve", () => {
+    const dir = folder()
+    createGrant(dir)
+    const part = (out: string, name: string) => out.split(`== ${name}\n`)[1]!.split("== ")[0]!
+    const x = exec(
+      dir,
+      "g1",
+      sh(
+        ["passwd", "group", "hosts"].map((f) => `echo '== ${f}'; cat /etc/${f}`).join("; ") +
+          "; echo '== id'; id -un; whoami; id -gn; echo '== getent'; getent hosts localhost; getent passwd 0" +
+          "; echo '== mode'; stat -c '%a %n' /etc/passwd /etc/group /etc/hosts" +
+          "; echo '== etc'; ls -A /etc; echo '== '"
+      )
+    )
+    const out = stdoutOf(dir, x)
+    const uid = process.getuid!()
+    const gid = process.getgid!()
+    // Root, nobody and the running user (named by nothing of the machine's), in uid order.
+    const me = uid === 0 ? "root" : uid === 65534 ? "nobody" : "dossier"
+    const home = "/work/research/exp/runs/r1"
+    const users = new Map([[0, "root:x:0:0:root:/root:/bin/sh"], [
+      65534,
+      "nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin"
+    ]])
+    users.set(uid, `${me}:x:${uid}:${gid}:${me}:${home}:/bin/sh`)
+    const groups = new Map([[0, "root:x:0:"], [65534, "nogroup:x:65534:"]])
+    if (!groups.has(gid)) groups.set(gid, `dossier:x:${gid}:`)
+    const lines = (m: Map<number, string>) => [...m].sort(([a], [b]) => a - b).map(([, l]) => `${l}\n`).join("")
+    expect(part(out, "passwd")).toBe(lines(users))
+    expect(part(out, "group")).toBe(lines(groups))
+    expect(part(out, "hosts")).toBe("127.0.0.1 localhost\n::1 localhost ip6-localhost ip6-loopback\n")
+    // The running user and its group still have names; localhost still resolves.
+    const myGroup = groups.get(gid)!.split(":")[0]
+    expect(part(out, "id")).toBe(`${me}\n${me}\n${myGroup}\n`)
+    expect(part(out, "getent")).toMatch(/^(127\.0\.0\.1|::1)\s+localhost/)
+    expect(part(out, "getent")).toContain(`\n${users.get(0)}\n`)
+    // Readable by every user, as the machine's are.
+    expect(part(out, "mode")).toBe("644 /etc/passwd\n644 /etc/group\n644 /etc/hosts\n")
+    // The minimal /etc: those three and the machine's loader, time zone and lookup files.
+    const kept = ["ld.so.cache", "ld.so.conf", "ld.so.conf.d", "alternatives", "localtime", "nsswitch.conf"]
+      .filter((f) => fs.existsSync(`/etc/${f}`))
+    expect(part(out, "etc").split("\n").filter((l) => l !== "").sort()).toEqual(
+      [...kept, "passwd", "group", "hosts"].sort()
+    )
+    expect(stderrOf(dir, x)).toBe("")
+  })
+
   it("cannot change the machine's kernel settings through /proc/sys, even when dossier runs as root", () => {
     const dir = folder()
     createGrant(dir)

@@ -9,6 +9,7 @@ import {
   keyExposure,
   programPlaces,
   receiptHolds,
+  sandboxEtc,
   sealExecution,
   SYSTEM_DIRS,
   type TreeEntry
@@ -261,5 +262,22 @@ describe("signatures and where a program is", () => {
     expect(keyExposure("/usr/local/etc/dossier", "/home/u/project")).toContain("/usr")
     expect(keyExposure("/etc/alternatives/dossier", "/home/u/project")).toContain("/etc/alternatives")
     expect(keyExposure("/home/u/project-2/dossier", "/home/u/project")).toBeNull()
+  })
+
+  it("the sandbox's /etc names root, nobody and the running user by nothing of the machine's", () => {
+    const etc = Object.fromEntries(
+      sandboxEtc({ uid: 1000, gid: 1000, home: "/work/w" }).map((f) => [f.path, f.content])
+    )
+    expect(etc["/etc/passwd"]).toBe(
+      "root:x:0:0:root:/root:/bin/sh\n" +
+        "dossier:x:1000:1000:dossier:/work/w:/bin/sh\n" +
+        "nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n"
+    )
+    expect(etc["/etc/group"]).toBe("root:x:0:\ndossier:x:1000:\nnogroup:x:65534:\n")
+    expect(etc["/etc/hosts"]).toBe("127.0.0.1 localhost\n::1 localhost ip6-localhost ip6-loopback\n")
+    // A user whose group is root's: no group of its own.
+    const [passwd, group] = sandboxEtc({ uid: 1001, gid: 0, home: "/work/w" })
+    expect(passwd!.content).toContain("\ndossier:x:1001:0:dossier:/work/w:/bin/sh\n")
+    expect(group!.content).toBe("root:x:0:\nnogroup:x:65534:\n")
   })
 })
