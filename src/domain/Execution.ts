@@ -665,7 +665,18 @@ export const programMissing = (
  */
 export const bwrapArgs = (plan: SandboxPlan): ReadonlyArray<string> => {
   const g = plan.grant
-  const a: Array<string> = ["--unshare-all", "--cap-drop", "ALL", "--die-with-parent", "--new-session", "--clearenv"]
+  // The UTS namespace's host name is the machine's unless given: `localhost`, which the
+  // sandbox's own /etc/hosts resolves, so a run learns nothing of the machine's name.
+  const a: Array<string> = [
+    "--unshare-all",
+    "--hostname",
+    "localhost",
+    "--cap-drop",
+    "ALL",
+    "--die-with-parent",
+    "--new-session",
+    "--clearenv"
+  ]
   for (const s of plan.system) {
     if (s.link !== null) a.push("--symlink", s.link, s.path)
     else a.push("--ro-bind", s.path, s.path)

@@ -128,7 +128,7 @@ describe.skipIf(!sandboxWorks)("confined exec: reading", () => {
     expect(stderrOf(dir, x).match(/No such file/g)).toHaveLength(3)
   })
 
-  it("sees the sandbox's own accounts and hosts in /etc, none of the machine's, and names still resolve", () => {
+  it("sees the sandbox's own accounts and hosts in /etc and host name, none of the machine's, and names still resolve", () => {
     const dir = folder()
     createGrant(dir)
     const part = (out: string, name: string) => out.split(`== ${name}\n`)[1]!.split("== ")[0]!
@@ -139,7 +139,7 @@ describe.skipIf(!sandboxWorks)("confined exec: reading", () => {
         ["passwd", "group", "hosts"].map((f) => `echo '== ${f}'; cat /etc/${f}`).join("; ") +
           "; echo '== id'; id -un; whoami; id -gn; echo '== getent'; getent hosts localhost; getent passwd 0" +
           "; echo '== mode'; stat -c '%a %n' /etc/passwd /etc/group /etc/hosts" +
-          "; echo '== etc'; ls -A /etc; echo '== '"
+          "; echo '== etc'; ls -A /etc; echo '== host'; uname -n; cat /proc/sys/kernel/hostname; getent hosts \"$(uname -n)\"; echo '== '"
       )
     )
     const out = stdoutOf(dir, x)
@@ -172,6 +172,8 @@ describe.skipIf(!sandboxWorks)("confined exec: reading", () => {
     expect(part(out, "etc").split("\n").filter((l) => l !== "").sort()).toEqual(
       [...kept, "passwd", "group", "hosts"].sort()
     )
+    // The host name is not the machine's, and it resolves.
+    expect(part(out, "host")).toMatch(/^localhost\nlocalhost\n(127\.0\.0\.1|::1)\s+localhost/)
     expect(stderrOf(dir, x)).toBe("")
   })
 
