@@ -10,6 +10,7 @@ import {
   type ArgSpec,
   type CommandSpec,
   type FlagSpec,
+  giveA,
   isRequired,
   parseInteger,
   parseNow,
@@ -26,8 +27,6 @@ export const placeholder = (f: FlagSpec): string => {
 export const restUsage = (rest: ArgSpec): string => rest.usage ?? `<${rest.name}>…`
 
 /** What an empty value should have been: `give a path`, `give an instant`, `give a value`. */
-const giveA = (kind: string | undefined): string =>
-  kind === undefined || kind === "text" ? "give a value" : `give ${/^[aeiou]/.test(kind) ? "an" : "a"} ${kind}`
 
 export const commandName = (spec: CommandSpec): string => `dossier ${spec.path.join(" ")}`
 

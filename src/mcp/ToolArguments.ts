@@ -15,7 +15,7 @@ import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import type { ArgSpec, CommandSpec, FlagSpec, ToolMode } from "../commands/Spec.js"
-import { parseNow, toolName, valueKindOf } from "../commands/Spec.js"
+import { giveA, parseNow, toolName, valueKindOf } from "../commands/Spec.js"
 import { UsageError } from "../domain/CliErrors.js"
 import { clipped } from "../domain/Clip.js"
 import { LONE_SURROGATE, loneSurrogate } from "../domain/Decode.js"
@@ -289,18 +289,16 @@ export const toolArguments = (
   const names = Object.keys(decodeFields).filter((k) => mode === undefined || mode.takes.includes(k))
   for (const k of Object.keys(docFields)) if (!names.includes(k)) delete docFields[k]
   const fixed = mode?.fixed ?? {}
-  // An empty path would name the folder itself: refused as the CLI refuses `--path ""` (never guess).
-  const paths = names.filter((k) =>
-    spec.flags[k] !== undefined && valueKindOf(spec.flags[k]) === "path" && !(k === "input" && inlineInput)
-  )
-  const emptyPath = (values: Record<string, unknown>): UsageError | undefined => {
-    const empty = paths.filter((k) => {
-      const v = values[k]
-      return v === "" || (Option.isOption(v) && Option.getOrUndefined(v) === "")
+  // An empty value is the same mistake for every argument a flag carries, refused before any other
+  // is judged, as the CLI refuses `--status ""` (and an empty path would name the folder itself).
+  const flagged = names.filter((k) => spec.flags[k] !== undefined && !(k === "input" && inlineInput))
+  const emptyValue = (args: Record<string, unknown>): UsageError | undefined => {
+    const empty = flagged.filter((k) => args[k] === "")
+    return empty.length === 0 ? undefined : new UsageError({
+      detail: empty.map((k) => `argument '${k}': the value is empty; ${giveA(valueKindOf(spec.flags[k]!))}`).join(
+        "; "
+      )
     })
-    return empty.length === 0
-      ? undefined
-      : new UsageError({ detail: empty.map((k) => `argument '${k}': the value is empty; give a path`).join("; ") })
   }
 
   // `input` is the JSON its inputSchema types (an object, or an array of events): anything else,
@@ -363,13 +361,14 @@ export const toolArguments = (
   return {
     jsonSchema,
     decode: (args) => {
-      const unknown = unknownArgument(args ?? {}) ?? notText((args ?? {}) as Record<string, unknown>)
+      const unknown = unknownArgument(args ?? {}) ?? notText((args ?? {}) as Record<string, unknown>) ??
+        emptyValue((args ?? {}) as Record<string, unknown>)
       if (unknown !== undefined) return Either.left(unknown)
       return Either.match(decoder(args ?? {}), {
         onLeft: (e) => Either.left(new UsageError({ detail: issuesText(e) })),
         onRight: (decoded) => {
           const values = { ...decoded, ...fixed }
-          const refused = emptyPath(values) ?? illTypedInput(values)
+          const refused = illTypedInput(values)
           if (refused !== undefined) return Either.left(refused)
           if (!inlineInput) return Either.right(values)
           const input = values["input"]

@@ -9,7 +9,7 @@ import * as Option from "effect/Option"
 import { fastParse } from "../../src/cli/FastPath.js"
 import { allSpecs } from "../../src/cli/Specs.js"
 import { allSchemas } from "../../src/commands/schemas/index.js"
-import { type CommandSpec, type FlagSpec, valueKindOf } from "../../src/commands/Spec.js"
+import { type CommandSpec, type FlagSpec, giveA, valueKindOf } from "../../src/commands/Spec.js"
 import { toolArguments } from "../../src/mcp/ToolArguments.js"
 import { isTool, modesOf } from "../../src/mcp/Tools.js"
 import { InlineInput } from "../../src/services/InputFile.js"
@@ -29,10 +29,11 @@ const valueOf = (f: FlagSpec): fc.Arbitrary<{ cli: Array<string>; tool: unknown 
         tool: s
       }))
     default:
-      // Now and then an empty path, which both refuse (it would name the folder itself).
+      // Now and then an empty value, which both refuse, whatever the flag (an empty path would name
+      // the folder itself).
       return fc.oneof(
         { arbitrary: fc.constantFrom("research/inputs/a.json", "x y", "lit.w0"), weight: 9 },
-        { arbitrary: fc.constant(valueKindOf(f) === "path" ? "" : "lit.w0"), weight: 1 }
+        { arbitrary: fc.constant(""), weight: 1 }
       ).map((s) => ({
         cli: [`--${f.name}`, s],
         tool: s
@@ -81,8 +82,12 @@ describe("tool arguments agree with the CLI's parser", () => {
         expect(Either.isLeft(decoded), JSON.stringify(tool)).toBe(true)
         // Refused for that, when nothing else is wrong.
         const filled = { ...tool, ...Object.fromEntries(emptied.map((k) => [k, "x"])) }
+        expect(Either.isLeft(decoded) && decoded.left._tag, JSON.stringify(tool)).toBe("UsageError")
         if (Either.isRight(decoder.decode(filled)) && Either.isLeft(decoded)) {
-          expect(decoded.left.message).toContain(`argument '${emptied[0]}': the value is empty; give a path`)
+          const [k] = emptied
+          expect(decoded.left.message).toContain(
+            `argument '${k}': the value is empty; ${giveA(valueKindOf(spec.flags[k!]!))}`
+          )
         }
         return
       }
