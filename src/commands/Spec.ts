@@ -204,7 +204,9 @@ export const isRequired = (f: FlagSpec): boolean =>
 /** The placeholder of a flag's value in usage lines and help (`<integer>`, `<instant>`…). */
 /** What to give in place of an empty value of that kind: "give a status", "give a value". */
 export const giveA = (kind: string | undefined): string =>
-  kind === undefined || kind === "text" ? "give a value" : `give ${/^[aeiou]/.test(kind) ? "an" : "a"} ${kind}`
+  kind === undefined || kind === "text"
+    ? "give a value"
+    : `give ${/^(?:[aeio]|u(?!r[il]))/.test(kind) ? "an" : "a"} ${kind}`
 
 export const valueKindOf = (f: FlagSpec | ArgSpec): string | undefined => {
   if (!("kind" in f)) return f.value ?? "text"

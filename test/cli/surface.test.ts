@@ -145,7 +145,7 @@ describe("the options dossier --help explains once", () => {
     fs.closeSync(out)
     const codes = [
       runCli(["--version"]).code,
-      runCli(["schema", "nope", "--json"]).code,
+      runCli(["journal", "inspect", "--study", "nope", "--json"], { cwd: tempWorkdir() }).code,
       runCli(["bogus", "--json"]).code,
       full.status
     ]

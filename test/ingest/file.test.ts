@@ -223,11 +223,12 @@ describe("dossier ingest --file (built CLI)", () => {
       expect(e.message).toMatch(/HTML/)
     }
     refused(dir, ["--file", "saved/page.html", ...origin, "--content-type", "image/png"], "UnsupportedContent")
-    // An empty type (an unset variable) names no accepted type, as a blank one does: one tag.
-    for (const type of ["", " "]) {
-      expect(refused(dir, ["--file", "saved/page.html", ...origin, "--content-type", type], "UnsupportedContent"))
-        .toMatchObject({ contentType: "" })
-    }
+    // An empty value (an unset variable) is the command line's mistake, as for every flag: a
+    // UsageError (exit 2) naming the flag; a blank type names no accepted type.
+    expect(refused(dir, ["--file", "saved/page.html", ...origin, "--content-type", ""], "UsageError", 2).message)
+      .toContain("--content-type <text>: the value is empty")
+    expect(refused(dir, ["--file", "saved/page.html", ...origin, "--content-type", " "], "UnsupportedContent"))
+      .toMatchObject({ contentType: "" })
     refused(
       dir,
       ["--file", "saved/page.html", ...origin, "--content-type", "text/html; charset=iso-8859-1"],
@@ -265,8 +266,10 @@ describe("dossier ingest --file (built CLI)", () => {
     // A bad origin.
     refused(dir, ["--file", "saved/page.html", "--origin", "not a url"], "InvalidUrl")
     refused(dir, ["--file", "saved/page.html", "--origin", "/news/relative"], "InvalidUrl")
-    // Empty (an unset variable) is unparseable too, as a blank one is.
-    refused(dir, ["--file", "saved/page.html", "--origin", ""], "InvalidUrl")
+    // Empty (an unset variable) is the command line's mistake, as for every flag (exit 2); a blank
+    // one is unparseable.
+    expect(refused(dir, ["--file", "saved/page.html", "--origin", ""], "UsageError", 2).message)
+      .toBe("--origin <url>: the value is empty; give a url")
     refused(dir, ["--file", "saved/page.html", "--origin", " "], "InvalidUrl")
     // Longer than any URL ingest fetches (8192 characters): refused as that URL would be, not
     // written into captures.jsonl; the message names the limit.

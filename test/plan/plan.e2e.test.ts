@@ -690,9 +690,10 @@ describe("command line", () => {
     for (const tag of ["CorruptPlan", "StaleRevision", "UsageError", "Defect", "LockTimeout"]) {
       expect(errors).toContain(tag)
     }
+    // An unknown name is an unknown word of the command line: a usage error (exit 2).
     const unknown = runCli(["schema", "nope", "--json"])
-    expect(unknown.code).toBe(1)
-    expect(unknown.json.error._tag).toBe("InvalidInput")
+    expect(unknown.code).toBe(2)
+    expect(unknown.json.error._tag).toBe("UsageError")
   })
 
   it("human output goes to stdout on success and refusals to stderr", () => {
