@@ -26,8 +26,6 @@ export const placeholder = (f: FlagSpec): string => {
 /** How usage lines write the words after `--` (`<program> [args…]`). */
 export const restUsage = (rest: ArgSpec): string => rest.usage ?? `<${rest.name}>…`
 
-/** What an empty value should have been: `give a path`, `give an instant`, `give a value`. */
-
 export const commandName = (spec: CommandSpec): string => `dossier ${spec.path.join(" ")}`
 
 export type Converted =

@@ -201,13 +201,13 @@ export const isRequired = (f: FlagSpec): boolean =>
   (f.kind === "integer" && f.default === undefined && f.optional !== true) ||
   (f.kind === "optionalText" && f.required === true)
 
-/** The placeholder of a flag's value in usage lines and help (`<integer>`, `<instant>`…). */
 /** What to give in place of an empty value of that kind: "give a status", "give a value". */
 export const giveA = (kind: string | undefined): string =>
   kind === undefined || kind === "text"
     ? "give a value"
     : `give ${/^(?:[aeio]|u(?!r[il]))/.test(kind) ? "an" : "a"} ${kind}`
 
+/** The placeholder of a flag's value in usage lines and help (`<integer>`, `<instant>`…). */
 export const valueKindOf = (f: FlagSpec | ArgSpec): string | undefined => {
   if (!("kind" in f)) return f.value ?? "text"
   switch (f.kind) {

@@ -417,11 +417,11 @@ const start = (
   }
   // A few hundred bytes each: the pipes hold them whole. A bwrap that failed before reading them
   // closes its end, and the write's error is only that.
-  for (const d of etcData) {
+  etcData.forEach((d, i) => {
     const pipe = child.stdio[d.fd] as NodeJS.WritableStream
     pipe.on("error", () => {})
-    pipe.end(written.find((w) => w.path === d.path)!.content)
-  }
+    pipe.end(written[i]!.content)
+  })
   const began = Date.now()
   const out = new Capture(child.stdout!, echo ? process.stdout : null)
   const err = new Capture(child.stderr!, echo ? process.stderr : null)

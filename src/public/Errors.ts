@@ -76,11 +76,8 @@ export const retryable = (error: DossierError | UsageError | DossierErrorTag | "
 export const hint = (error: DossierError | UsageError | DossierErrorTag | "UsageError"): string => {
   if (lastingRefusal(error)) return LASTING_HINT
   // A BindingRefused says the way out of the reason it carries, not of every reason.
-  const reason: unknown = typeof error === "object" && error !== null && error._tag === "BindingRefused"
-    ? error.reason
-    : undefined
-  if (typeof reason === "string" && Object.hasOwn(bindingRefusedHints, reason)) {
-    const byReason = bindingRefusedHints[reason as keyof typeof bindingRefusedHints]
+  if (typeof error !== "string" && error._tag === "BindingRefused") {
+    const byReason = bindingRefusedHints[error.reason]
     return byReason.library ?? byReason.hint
   }
   const info = infoOf(error)

@@ -65,6 +65,9 @@ const URL_ = "https://shop.example/kettles/k1"
 
 const copy = (html: string): string => readerText(htmlToMarkdown(html, URL_))
 
+/** How many times `part` stands in `text`. */
+const count = (text: string, part: string) => text.split(part).length - 1
+
 const review = (i: number): string =>
   `<div class="review-item"><h4>Review ${i}: boils fast</h4><p class="review-text">Reviewer ${i} writes that ` +
   `the kettle boils a full litre in under three minutes, that the handle stays cool, and that after ` +
@@ -3746,7 +3749,6 @@ describe("readable copy: a line a product's page says again in another block", (
     </section>
   </div></main>
   <footer><p>Copyright 2026 The Game Shop, all rights reserved.</p></footer></body></html>`
-  const count = (text: string, line: string) => text.split(line).length - 1
 
   it("says it once on a page that shows one product", () => {
     const text = copy(page(ld))
@@ -3791,7 +3793,6 @@ describe("readable copy: a sentence a product's page says again inside a longer 
     </section>
   </div></main>
   <footer><p>Copyright 2026 The Book Shop, all rights reserved.</p></footer></body></html>`
-  const count = (text: string, part: string) => text.split(part).length - 1
 
   it("says it once on a page that shows one product, and keeps the line's new sentences", () => {
     const text = copy(page(ld))

@@ -56,17 +56,16 @@ const CODE = /^(?:```|~~~)/
 
 /**
  * A new line without its sentences of `MIN_SENTENCE_WORDS` words or more that stand inside one of
- * the longer lines said before it (`lines`, the line itself added last). A heading, a table row, a
+ * the longer lines said before it (`lines`, without the line itself). A heading, a table row, a
  * line with a link or of one sentence is returned as it is.
  */
 const withoutSaidSentences = (line: string, lines: ReadonlyArray<string>): string => {
   if (HEADING.test(line) || TABLE_ROW.test(line) || line.includes("[")) return line
   const sentences = line.split(SENTENCE_BREAK)
   if (sentences.length < 2) return line
-  const before = lines.slice(0, -1)
   const kept = sentences.filter((sentence) => {
     const words = wordsOf(sentence)
-    return words.length < MIN_SENTENCE_WORDS || !saidInside(before, words.join(" "))
+    return words.length < MIN_SENTENCE_WORDS || !saidInside(lines, words.join(" "))
   })
   if (kept.length === sentences.length) return line
   // The indent or list marker before the first sentence stays where the first is cut.
@@ -107,8 +106,8 @@ export const withoutRepeatedLines = (blocks: ReadonlyArray<string>): ReadonlyArr
         !HEADING.test(line) && !TABLE_ROW.test(line)
       ) continue
       said.add(key)
-      lines.push(` ${key} `)
       const cut = withoutSaidSentences(line, lines)
+      lines.push(` ${key} `)
       if (cut.length > 0) kept.push(cut)
     }
     if (kept.join("\n") === block) out.push(block)
