@@ -76,7 +76,7 @@ export const retryable = (error: DossierError | UsageError | DossierErrorTag | "
 export const hint = (error: DossierError | UsageError | DossierErrorTag | "UsageError"): string => {
   if (lastingRefusal(error)) return LASTING_HINT
   // A BindingRefused says the way out of the reason it carries, not of every reason.
-  if (typeof error !== "string" && error._tag === "BindingRefused") {
+  if (typeof error === "object" && error !== null && error._tag === "BindingRefused") {
     const byReason = bindingRefusedHints[error.reason]
     return byReason.library ?? byReason.hint
   }
