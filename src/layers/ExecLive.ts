@@ -17,6 +17,7 @@
  * modules, each would take all of them as arguments, and the order of the guarantees (record
  * whatever the program leaves) would be spread over files.
  */
+import * as Cause from "effect/Cause"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -352,6 +353,18 @@ export const ExecLive = Layer.effect(
                 yield* lock.withLock(Effect.zipRight(executions.finish(marker.id), executions.release(marker.id))).pipe(
                   Effect.ignore
                 )
+                // `grant revoke` ends the sandboxes of the grants it revoked itself: one it ended
+                // while the sandbox was being set up ran nothing, and the answer is the grant's
+                // state (retrying cannot help), not a sandbox to try again.
+                const failed = Cause.failureOption(ended.cause)
+                if (Option.isSome(failed) && failed.value._tag === "SandboxUnavailable") {
+                  for (const g of st.chain) {
+                    const events = yield* Effect.either(xs.grantEvents(g))
+                    if (Either.isRight(events) && isRevoked(events.right)) {
+                      return yield* new GrantInactive({ grantId, state: "revoked" })
+                    }
+                  }
+                }
                 return yield* Effect.failCause(ended.cause)
               }
               return yield* record(admitted, ended.value, before, argv, options)

@@ -4,7 +4,11 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { SandboxUnavailable } from "../../src/domain/ExecErrors.js"
 import { BaseLive } from "../../src/layers/Base.js"
 import { ExecFolder } from "../../src/layers/ExecLayer.js"
 import { GrantsFolder, GrantsLayer } from "../../src/layers/GrantsLayer.js"
@@ -113,5 +117,52 @@ describe("Exec over a scripted sandbox", () => {
       })
       const wall = yield* runOnce(ended(), { wallSeconds: 30, cpuSeconds: 0 }, { budget: { wallSeconds: 30 } })
       expect(wall.asked).toEqual([{ reason: "budget-narrowed", detail: "grant 'g1' was narrowed to 30 wall seconds" }])
+    }))
+
+  // `grant revoke` ends the sandboxes of the grants it revokes itself (it does not wait for the
+  // watchdog): one it ended while the sandbox was being set up is reported by the sandbox as
+  // ended before the program started.
+  const notStarted = (revokeDuring: boolean) => {
+    const dir = tempWorkdir("dossier-exec-service-")
+    put(dir, "research/exp/data/a.txt", "a\n")
+    const revoke = Effect.flatMap(Grants, (g) => g.revoke("g1", { now: NOW })).pipe(
+      Effect.provide(GrantsLayer(dir)),
+      Effect.orDie
+    )
+    const sandbox = Layer.succeed(Sandbox, {
+      probe: Effect.void,
+      run: () =>
+        (revokeDuring ? revoke : Effect.void).pipe(
+          Effect.zipRight(
+            new SandboxUnavailable({
+              reason: "the sandbox ended before the program started (it ended with SIGKILL); nothing ran"
+            })
+          )
+        )
+    })
+    return Effect.gen(function*() {
+      const grants = yield* Grants
+      yield* grants.create(grant, { now: NOW })
+      const result = yield* Effect.either((yield* Exec).run("g1", ["true"], { now: NOW }))
+      const shown = yield* grants.show("g1", { now: NOW })
+      const executions = path.join(dir, ".dossier/executions")
+      const records = fs.existsSync(executions) ? fs.readdirSync(executions).filter((n) => n.endsWith(".json")) : []
+      return { result, shown, records }
+    }).pipe(Effect.provide(layerFor(dir, sandbox)))
+  }
+
+  it.effect("a sandbox a revocation ended before its program started: GrantInactive (revoked), nothing charged", () =>
+    Effect.gen(function*() {
+      const { records, result, shown } = yield* notStarted(true)
+      expect(Either.isLeft(result) && result.left).toMatchObject({
+        _tag: "GrantInactive",
+        grantId: "g1",
+        state: "revoked"
+      })
+      expect(records).toEqual([])
+      expect(shown.remaining.runs).toBe(5)
+      // Without a revocation the sandbox's own answer stands (try again).
+      const other = yield* notStarted(false)
+      expect(Either.isLeft(other.result) && other.result.left).toMatchObject({ _tag: "SandboxUnavailable" })
     }))
 })
