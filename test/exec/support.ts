@@ -182,6 +182,19 @@ export const waitUntil = async (what: string, check: () => boolean, timeoutMs = 
 /** Wait until the confined program has written `name` in its work root (it runs). */
 export const waitForFile = (file: string) => waitUntil(`no ${path.basename(file)}`, () => fs.existsSync(file))
 
+/**
+ * Whether the confined program `argv` itself runs: a process whose command line is exactly it.
+ * bwrap's, the wrapper's and the sandbox's starter's command lines contain it too, before it runs.
+ */
+export const programRuns = (argv: ReadonlyArray<string>): boolean =>
+  fs.readdirSync("/proc").filter((n) => /^\d+$/.test(n)).some((n) => {
+    try {
+      return fs.readFileSync(`/proc/${n}/cmdline`, "utf8") === argv.join("\0") + "\0"
+    } catch {
+      return false
+    }
+  })
+
 /** Processes on the machine whose command line contains `needle`. */
 export const processesWith = (needle: string): Array<number> =>
   fs.readdirSync("/proc").filter((n) => /^\d+$/.test(n)).filter((n) => {

@@ -7,7 +7,7 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
-import { processesWith, sandboxWorks, waitForRunning } from "../exec/support.js"
+import { processesWith, programRuns, sandboxWorks, waitForRunning, waitUntil } from "../exec/support.js"
 import { put, runCli, tempWorkdir } from "../support/cli.js"
 import { connect, type Connected, execGrant } from "./support.js"
 
@@ -59,7 +59,7 @@ describe.skipIf(!sandboxWorks)("interrupting a run over MCP", () => {
         }
       ).then(() => "answered", () => "rejected")
       const id = await waitForRunning(dir)
-      await within(5000, () => (processesWith("25.25").length > 0 ? true : undefined))
+      await waitUntil("the program runs", () => programRuns(["sleep", "25.25"]))
       const cancelledAt = Date.now()
       ac.abort("the agent changed its mind")
       expect(await call).toBe("rejected")
@@ -87,7 +87,7 @@ describe.skipIf(!sandboxWorks)("interrupting a run over MCP", () => {
       const dir = await start()
       const call = server!.call("exec", { grant: "g1", program: ["sleep", "26.25"] })
       await waitForRunning(dir)
-      await within(5000, () => (processesWith("26.25").length > 0 ? true : undefined))
+      await waitUntil("the program runs", () => programRuns(["sleep", "26.25"]))
       // The server (and its watchdog) cannot act: only the revocation itself can end the program.
       const pid = server!.transport.pid!
       process.kill(pid, "SIGSTOP")
@@ -99,7 +99,7 @@ describe.skipIf(!sandboxWorks)("interrupting a run over MCP", () => {
         process.kill(pid, "SIGCONT")
       }
       const answer = await call
-      expect(answer.body.execution).toMatchObject({ status: "killed", reason: "revoked" })
+      expect(answer.body.execution, answer.text).toMatchObject({ status: "killed", reason: "revoked" })
       expect(answer.body.execution.wallSeconds).toBeLessThan(20)
     },
     60_000
@@ -111,7 +111,7 @@ describe.skipIf(!sandboxWorks)("interrupting a run over MCP", () => {
       timeout: 60_000
     }).catch(() => undefined)
     const id = await waitForRunning(dir)
-    await within(5000, () => (processesWith("27.25").length > 0 ? true : undefined))
+    await waitUntil("the program runs", () => programRuns(["sleep", "27.25"]))
     // The client goes away: the server's stdin ends. (The SDK's close() also SIGKILLs a server still
     // there 4 s later, a host's choice that a loaded machine can reach before the run is recorded;
     // such a run is recorded `lost` by the next command, charged its limits.)
