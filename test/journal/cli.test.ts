@@ -501,7 +501,7 @@ describe("journal inspect", () => {
       }…; found 8 bytes, sha256 ${sha("a,b\n1,3\n").slice(0, 12)}…`
     )
     expect(line("research/results/b.csv")).toMatch(
-      /^ {2}- artifact-changed: .*\(candidate cand-a, event a2\): .*refused/
+      /^ {2}- artifact-changed: .*\(candidate cand-a, event a2\): .*refused to read it \(symlink\): .*symbolic link/
     )
     expect(line("research/results/c.csv")).toMatch(/^ {2}- artifact-missing: .*\(candidate cand-a, event a3\): .*gone/)
     expect(human.stdout).toContain("What to do: put back the linked bytes")
