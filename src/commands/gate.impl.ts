@@ -1,5 +1,7 @@
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import { clipped } from "../domain/Clip.js"
+import type { Candidate, SourceReason } from "../domain/Gate.js"
 import { GateLayer } from "../layers/GateLayer.js"
 import {
   DEFAULT_ATTEMPTS_LOG,
@@ -30,15 +32,51 @@ const given = (value: Option.Option<string>, fallback: string, flag: string) =>
 
 const list = (xs: ReadonlyArray<string>) => (xs.length === 0 ? "none" : xs.join(", "))
 
+/** What each reason a cited source did not verify means, and what a person can do about it. */
+const SOURCE_REASONS: Record<SourceReason, string> = {
+  "quote-not-found":
+    "the text a reader sees there does not hold it; matching is exact but for NFC and whitespace, so quote the passage verbatim",
+  "quote-too-short": "under 20 characters; quote a longer passage",
+  "source-changed":
+    "the file's bytes no longer have the digest the plan registered (edited since); cite an unchanged capture",
+  "source-missing": "the registered file is gone; restore it or capture the page again",
+  "source-unreadable":
+    "a link, a hard-linked file, not a regular file or over 16 MiB, which dossier does not read; put the registered file itself there",
+  "source-unknown":
+    "no such text: an unregistered file, a descriptor: ref without --descriptor, a dropped or deleted comment, or a ref context.json does not list"
+}
+
+/** A quote as a report shows it: on one line, clipped, in double quotes. */
+const shownQuote = (quote: string) => JSON.stringify(clipped(quote.replace(/\s+/g, " ").trim(), 120))
+
+/** One line per cited source that did not verify: which gap, which source, which quote, why. */
+const failedQuotes = (candidates: ReadonlyArray<Candidate>): ReadonlyArray<string> =>
+  candidates.flatMap((c) =>
+    c.sources.filter((s) => !s.verified).map((s) =>
+      `    - ${c.id}: ${s.ref} ${shownQuote(s.quote)}: ${s.reason ?? "not verified"}${
+        s.reason === undefined ? "" : ` — ${SOURCE_REASONS[s.reason]}`
+      }`
+    )
+  )
+
+const nextStep = (r: GateRunResult & { readonly active: true }): string => {
+  if (r.decision === "ask") {
+    return "  next: the run stays parked for a person; pendingQuestion in the state lists what is open and the candidates."
+  }
+  return r.kind === "maturity"
+    ? "  next: resume the run at its maturity step; it fetches the item again and runs dossier gate --recheck."
+    : "  next: resume the run; the closed questions' answers are in research.resolved."
+}
+
 const humanRun = (r: GateRunResult): string => {
   if (!r.active) return "gate inactive (attended run: neither DOSSIER_UNATTENDED=1 nor autopilot): nothing done."
-  const c = r.research.candidates.map((x) =>
-    `${x.id} (${x.reason}${x.sources.filter((s) => !s.verified).map((s) => `; ${s.ref}: ${s.reason}`).join("")})`
-  )
+  const c = r.research.candidates.map((x) => `${x.id} (${x.reason})`)
+  const failed = failedQuotes(r.research.candidates)
   return [
     `gate ${r.kind}: ${r.decision} (${r.reason}), round ${r.research.round}`,
     `  closed: ${list(r.research.closed)}`,
     `  candidates: ${list(c)}`,
+    ...(failed.length === 0 ? [] : ["  sources that did not verify:", ...failed]),
     `  still open: ${list(r.research.open)}`,
     `  ignored: ${list(r.research.ignored)}`,
     ...(r.comments === undefined || (r.comments.truncated.length === 0 && r.comments.dropped === 0)
@@ -48,6 +86,7 @@ const humanRun = (r: GateRunResult): string => {
           list(r.comments.truncated)
         }; dropped: ${r.comments.dropped}`
       ]),
+    nextStep(r),
     `  ${r.note}`
   ].join("\n")
 }

@@ -22,6 +22,35 @@ interface Common {
 
 const studyOk = (study: string) => Either.match(checkStudyId(study), { onLeft: Effect.fail, onRight: Effect.succeed })
 
+type Finding = NonNullable<InspectResult["verify"]>["findings"][number]
+
+/** A digest as a person compares it: bytes and the first 12 hex digits. */
+const digest = (d: { readonly sha256: string; readonly bytes: number }) =>
+  `${d.bytes} bytes, sha256 ${d.sha256.slice(0, 12)}…`
+
+/**
+ * One finding of `--verify`: which file, which candidate and event (and execution) it concerns,
+ * and what was found: the digest linked against the one found, the reason a file was not read,
+ * or that it is gone.
+ */
+const findingLine = (f: Finding): string => {
+  const about = `candidate ${f.candidateId}, event ${f.eventId}${"runtimeId" in f ? `, execution ${f.runtimeId}` : ""}`
+  const fromExecution = f.kind === "artifact-not-from-execution"
+  const what: Array<string> = []
+  if (f.expected !== undefined) what.push(`${fromExecution ? "the execution wrote" : "linked"} ${digest(f.expected)}`)
+  if (f.actual !== undefined && f.actual !== null) {
+    what.push(`${fromExecution ? "the journal linked" : "found"} ${digest(f.actual)}`)
+  }
+  if (f.kind === "artifact-missing") what.push("the file is gone")
+  if (f.kind === "execution-missing") what.push("no record of this execution")
+  if (f.detail !== undefined) what.push(f.detail)
+  return `  - ${f.kind}: ${f.path} (${about})${what.length === 0 ? "" : `: ${what.join("; ")}`}`
+}
+
+/** What a person does about a changed or missing artifact: the journal keeps its history; the bytes can be put back. */
+const FINDINGS_NEXT = "What to do: put back the linked bytes (the sha256 above), or record in the journal that the " +
+  "result no longer stands (a checkpoint, a new evaluation); the history is never rewritten."
+
 const humanInspect = (r: InspectResult): string => {
   const lines = [
     `Study ${r.study}: ${r.events} event(s), head ${
@@ -44,7 +73,7 @@ const humanInspect = (r: InspectResult): string => {
   }
   if (r.verify !== undefined) {
     lines.push(`Verified ${r.verify.checked} artifact(s): ${r.verify.findings.length} finding(s)`)
-    for (const f of r.verify.findings) lines.push(`  - ${f.kind}: ${f.path} (candidate ${f.candidateId})`)
+    for (const f of r.verify.findings) lines.push(findingLine(f))
     // How each linked execution was checked (verified, tampered, …, external): the note speaks of this list.
     for (const x of r.verify.executions) {
       lines.push(
@@ -52,6 +81,9 @@ const humanInspect = (r: InspectResult): string => {
           x.leftProcesses === undefined ? "" : `, processes left: ${x.leftProcesses}`
         }`
       )
+    }
+    if (r.verify.findings.some((f) => f.kind === "artifact-missing" || f.kind === "artifact-changed")) {
+      lines.push(FINDINGS_NEXT)
     }
     lines.push(r.verify.note)
   }

@@ -1,8 +1,8 @@
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { UsageError } from "../domain/CliErrors.js"
-import { InvalidInput } from "../domain/Errors.js"
-import { PlanCheckpointInput, type PlanInspectOutput, PlanStartInput } from "../domain/Plan.js"
+import { InvalidInput, unsafePathWhy } from "../domain/Errors.js"
+import { type Finding, PlanCheckpointInput, type PlanInspectOutput, PlanStartInput } from "../domain/Plan.js"
 import { expectedOnlyWithReplace } from "../domain/PlanRules.js"
 import { commandLineNote } from "../domain/StoreNotes.js"
 import { PlanLayer } from "../layers/PlanLayer.js"
@@ -11,6 +11,22 @@ import { Plan } from "../services/Plan.js"
 import { usageError, work } from "./Work.js"
 
 const nowOf = (now: Option.Option<Date>) => Option.getOrElse(now, () => new Date())
+
+const short = (sha256: string) => `sha256 ${sha256.slice(0, 12)}…`
+
+/**
+ * One verification finding: which file (and dependency), the digest registered, and what is there
+ * now: other bytes, nothing, or an entry dossier does not read (a link, a hard-linked file, …) and why.
+ */
+const findingLine = (f: Finding): string => {
+  const found = f.actual === undefined || f.actual === "missing"
+    ? "the file is gone"
+    : f.actual.startsWith("unsafe:")
+    ? `not read: ${unsafePathWhy(f.actual.slice("unsafe:".length))}`
+    : `found ${short(f.actual)}`
+  const what = f.expected === undefined ? found : `registered ${short(f.expected)}, ${found}`
+  return `  - ${f.kind}: ${f.path}${f.dependency ? ` (depends on ${f.dependency})` : ""}: ${what}`
+}
 
 const humanInspect = (r: PlanInspectOutput): string => {
   if (r.state === "none") return r.hint
@@ -41,9 +57,7 @@ const humanInspect = (r: PlanInspectOutput): string => {
       r.verification.findings.length === 0 ? "" : ` (${r.verification.findings.length} finding(s))`
     }`
   )
-  for (const f of r.verification.findings) {
-    lines.push(`  - ${f.kind}: ${f.path}${f.dependency ? ` (depends on ${f.dependency})` : ""}`)
-  }
+  for (const f of r.verification.findings) lines.push(findingLine(f))
   lines.push(r.completion.ready ? "Completion: ready" : `Completion: not ready (${r.completion.missing.join("; ")})`)
   lines.push(r.note)
   return lines.join("\n")

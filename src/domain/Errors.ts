@@ -168,12 +168,16 @@ const UNSAFE_PATH_WHY: { readonly [R in UnsafePathReason]: string } = {
   "name-too-long": "a name in it is longer than 255 bytes"
 }
 
+/** Why a path of this reason is refused, for people (a reason not in the list is named as it is). */
+export const unsafePathWhy = (reason: string): string =>
+  (UNSAFE_PATH_WHY as Readonly<Record<string, string>>)[reason] ?? reason
+
 export class UnsafePath extends Schema.TaggedError<UnsafePath>()("UnsafePath", {
   path: Schema.String,
   reason: UnsafePathReason
 }) {
   override get message() {
-    return `Refused the path '${this.path}' (${this.reason}): ${UNSAFE_PATH_WHY[this.reason] ?? this.reason}.`
+    return `Refused the path '${this.path}' (${this.reason}): ${unsafePathWhy(this.reason)}.`
   }
 }
 

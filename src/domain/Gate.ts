@@ -331,6 +331,23 @@ export const limitComments = (
   return { comments: kept, total, truncated, dropped: total - kept.length }
 }
 
+/**
+ * The text each kept comment's quotes are matched against, by id: a cut comment without the
+ * marker. The marker is dossier's words, not the commenter's, so a quote that reaches into it
+ * (the last character kept and the 19 of the marker make 20) would verify text nobody wrote.
+ */
+export const commentQuoteTexts = (limited: LimitedComments): ReadonlyMap<string, string> => {
+  const cut = new Set(limited.truncated)
+  return new Map(
+    limited.comments.map((c) =>
+      [
+        c.id,
+        cut.has(c.id) && c.text.endsWith(CUT_MARKER) ? c.text.slice(0, -CUT_MARKER.length) : c.text
+      ] as const
+    )
+  )
+}
+
 // ---------------------------------------------------------------------------------------------
 // Attempts log
 

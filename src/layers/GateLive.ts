@@ -20,6 +20,7 @@ import { decodeWith, parseJsonBytes } from "../domain/Decode.js"
 import { InputTooLarge, InvalidInput, LimitExceeded, UnsafePath } from "../domain/Errors.js"
 import {
   type CitedSource,
+  commentQuoteTexts,
   Descriptor,
   type GapKind,
   limitComments,
@@ -251,7 +252,7 @@ export const makeGateLive = Effect.gen(function*() {
     description: string | null | undefined
   ): Evidence["descriptor"] => ({
     description: description ?? null,
-    comments: new Map(limited.comments.map((c) => [c.id, c.text] as const))
+    comments: commentQuoteTexts(limited)
   })
 
   /** What the descriptor's comment limits kept, as the answer reports it. */

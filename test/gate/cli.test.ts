@@ -1013,4 +1013,36 @@ describe("gate: human output", () => {
     expect(r.stdout).toContain("closed: a")
     expect(r.json).toBe(undefined)
   })
+
+  it("names each quote that did not verify, its source, why, and what happens next", () => {
+    const f = folder()
+    f.writeState(parkedMaturity([{ id: "a", category: "scope" }, { id: "b", category: "scope" }]))
+    f.writeResearch({
+      item: "PROJ-12",
+      kind: "maturity",
+      gaps: [
+        {
+          id: "a",
+          status: "closed",
+          answer: "x",
+          // Two quotes of one source: only the invented one failed, and the report must say which.
+          sources: [{ ref: "research/sources/billing.md", quote: REAL_QUOTE }, {
+            ref: "research/sources/billing.md",
+            quote: FABRICATED
+          }]
+        },
+        { id: "b", status: "closed", answer: "y", sources: [{ ref: "research/sources/billing.md", quote: "VAT rate" }] }
+      ]
+    })
+    const r = runCli(["gate", "--state", "run/state.json"], { cwd: f.dir })
+    expect(r.code, r.stderr).toBe(0)
+    const lines = r.stdout.split("\n")
+    const failed = lines.filter((l) => l.trimStart().startsWith("- "))
+    expect(failed).toHaveLength(2)
+    expect(failed[0]).toContain(`a: research/sources/billing.md "${FABRICATED}": quote-not-found — `)
+    expect(failed[0]).toContain("quote the passage verbatim")
+    expect(failed[1]).toContain(`b: research/sources/billing.md "VAT rate": quote-too-short — `)
+    expect(r.stdout).not.toContain(`"${REAL_QUOTE}"`)
+    expect(r.stdout).toContain("next: the run stays parked for a person")
+  })
 })

@@ -167,6 +167,41 @@ describe("quote verification", () => {
   })
 })
 
+describe("quotes that only look like the text", () => {
+  // The matcher folds NFC and whitespace only (spec README "Quote matching"); a quote that differs
+  // from the text by any other character a person may not see is not the text, and never verifies.
+  const text = "Totals are rounded half-up to two decimals, said the finance office's lead."
+  const v = makeVerifier({
+    descriptor: { description: text, comments: new Map() },
+    sources: new Map(),
+    context: new Map()
+  })
+  const check = (quote: string) => v({ ref: "descriptor:description", quote })
+  it("NFD and other whitespace still verify", () => {
+    expect(check("rounded half-up to two decimals".normalize("NFD"))).toMatchObject({ verified: true })
+    expect(check("rounded\u00a0half-up\r\nto two\tdecimals")).toMatchObject({ verified: true })
+  })
+  it("zero-width characters, soft hyphens, homoglyphs, full-width forms, ligatures, curly quotes and case do not", () => {
+    for (
+      const quote of [
+        "roun\u200bded half-up to two decimals",
+        "roun\u00added half-up to two decimals",
+        "rounded half-up to two decim\u0430ls",
+        "rounded half-up to two decimals\uff0c said",
+        "said the \ufb01nance office",
+        "Rounded half-up to two decimals",
+        "said the finance office\u2019s lead"
+      ]
+    ) expect(check(quote), quote).toMatchObject({ verified: false, reason: "quote-not-found" })
+  })
+  it("an empty, one-character or whitespace-only quote is too short; one longer than the text is not found", () => {
+    for (const quote of ["", "T", " ".repeat(40)]) {
+      expect(check(quote), quote).toMatchObject({ verified: false, reason: "quote-too-short" })
+    }
+    expect(check(`${text} And more.`)).toMatchObject({ verified: false, reason: "quote-not-found" })
+  })
+})
+
 describe("closure rule (properties)", () => {
   it.prop(
     "adding a failing source to a gap never closes it",

@@ -5,6 +5,7 @@ import * as Option from "effect/Option"
 import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
+import { CUT_MARKER, limitComments } from "../../src/domain/Gate.js"
 import { StaleStateFile } from "../../src/domain/GateErrors.js"
 import { StoreUnavailable } from "../../src/domain/StoreErrors.js"
 import { FileStoreLive } from "../../src/layers/FileStoreLive.js"
@@ -189,6 +190,53 @@ describe("Gate service", () => {
       expect(r.research.maturityAfter?.score).toBe(60)
       const written = JSON.parse(yield* store.readText("run/state.json"))
       expect(written.pendingQuestion.rows).toEqual([{ id: "b", category: "scope" }])
+    }).pipe(Effect.provide(GateMemory)))
+
+  it.effect("a quote reaching into the marker of a cut comment does not verify; the kept words still do", () =>
+    Effect.gen(function*() {
+      const store = yield* FileStore
+      const gate = yield* Gate
+      const now = new Date("2026-11-30T10:00:00Z")
+      // One comment over the 1500-character limit: kept cut, ending with the marker dossier adds.
+      const long = `The totals are rounded half-up to two decimals. ${"More detail follows here. ".repeat(80)}`
+      const limited = limitComments([{ id: "c1", text: long }])
+      const kept = limited.comments[0]!.text
+      expect(limited.truncated).toEqual(["c1"])
+      expect(kept.endsWith(CUT_MARKER)).toBe(true)
+      // The last character the commenter wrote and the 19 of the marker: 20 characters, one of them quoted.
+      const intoMarker = kept.slice(-CUT_MARKER.length - 1)
+      expect([...intoMarker].length).toBe(20)
+      const state = {
+        item: "PROJ-12",
+        autopilot: true,
+        waitingFor: "maturity",
+        maturity: {
+          score: 20,
+          threshold: 70,
+          blockers: [{ id: "a", category: "scope" }, { id: "b", category: "scope" }]
+        }
+      }
+      yield* store.writeAtomic("run/state.json", JSON.stringify(state))
+      yield* store.writeAtomic(
+        "run/descriptor.json",
+        JSON.stringify({ item: "PROJ-12", description: DESCRIPTION, comments: [{ id: "c1", text: long }], links: [] })
+      )
+      const ref = "descriptor:comment:c1"
+      yield* store.writeAtomic(
+        "research/gate/research.json",
+        JSON.stringify({
+          item: "PROJ-12",
+          kind: "maturity",
+          gaps: [
+            { id: "a", status: "closed", answer: "x", sources: [{ ref, quote: intoMarker }] },
+            { id: "b", status: "closed", answer: "x", sources: [{ ref, quote: "rounded half-up to two decimals" }] }
+          ]
+        })
+      )
+      const r = yield* gate.run("run/state.json", { ...options(now), recordAttempt: false })
+      if (!r.active) throw new Error("the gate is active")
+      expect(r.research.closed).toEqual(["b"])
+      expect(r.research.candidates.map((c) => [c.id, c.sources[0]?.reason])).toEqual([["a", "quote-not-found"]])
     }).pipe(Effect.provide(GateMemory)))
 
   it.effect("a capture log the store cannot answer for is StoreUnavailable, never a quietly lost capture origin", () => {

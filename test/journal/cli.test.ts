@@ -464,6 +464,49 @@ describe("journal inspect", () => {
     expect(human.stdout).toContain("  - execution rt-1 (candidate cand-a, event x1): external")
   })
 
+  it("--verify without --json names each finding's event, the digests, why a file was not read, and what to do", () => {
+    const dir = tempWorkdir()
+    const art = (id: string, p: string, content: string) => ({
+      id,
+      type: "artifact_linked",
+      candidateId: "cand-a",
+      artifact: { path: p, sha256: sha(content), bytes: Buffer.byteLength(content) }
+    })
+    put(dir, "research/results/a.csv", "a,b\n1,2\n")
+    put(dir, "research/results/b.csv", "x\n")
+    put(dir, "research/results/c.csv", "y\n")
+    ok(dir, [
+      "append",
+      "--study",
+      "s",
+      "--input",
+      putInput(dir, "b.json", [
+        cand("c1", "cand-a"),
+        art("a1", "research/results/a.csv", "a,b\n1,2\n"),
+        art("a2", "research/results/b.csv", "x\n"),
+        art("a3", "research/results/c.csv", "y\n")
+      ])
+    ])
+    // Same size, other bytes; a link to a copy of the linked bytes; a file gone.
+    put(dir, "research/results/a.csv", "a,b\n1,3\n")
+    fs.renameSync(path.join(dir, "research/results/b.csv"), path.join(dir, "research/b-copy.csv"))
+    fs.symlinkSync("../b-copy.csv", path.join(dir, "research/results/b.csv"))
+    fs.rmSync(path.join(dir, "research/results/c.csv"))
+    const human = runCli(["journal", "inspect", "--study", "s", "--verify", "--workdir", dir])
+    expect(human.code, human.stderr).toBe(0)
+    const line = (p: string) => human.stdout.split("\n").find((l) => l.includes(` ${p} `)) ?? ""
+    expect(line("research/results/a.csv")).toBe(
+      `  - artifact-changed: research/results/a.csv (candidate cand-a, event a1): linked 8 bytes, sha256 ${
+        sha("a,b\n1,2\n").slice(0, 12)
+      }…; found 8 bytes, sha256 ${sha("a,b\n1,3\n").slice(0, 12)}…`
+    )
+    expect(line("research/results/b.csv")).toMatch(
+      /^ {2}- artifact-changed: .*\(candidate cand-a, event a2\): .*refused to read it \(symlink\): .*symbolic link/
+    )
+    expect(line("research/results/c.csv")).toMatch(/^ {2}- artifact-missing: .*\(candidate cand-a, event a3\): .*gone/)
+    expect(human.stdout).toContain("What to do: put back the linked bytes")
+  })
+
   it("CorruptJournal: a damaged terminated line stops replay; every command needing history refuses", () => {
     const dir = tempWorkdir()
     ok(dir, ["append", "--study", "s", "--input", putInput(dir, "b.json", batch)])

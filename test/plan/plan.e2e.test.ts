@@ -717,6 +717,34 @@ describe("command line", () => {
   })
 })
 
+describe("plan inspect without --json", () => {
+  it("each finding says what is there now: other bytes, nothing, or a hard link it does not read, and why", () => {
+    const dir = started()
+    for (const n of ["a", "b", "c"]) put(dir, `research/sources/${n}.md`, `source ${n}\n`)
+    const registered = checkpoint(dir, {
+      sources: ["a", "b", "c"].map((n) => ({ path: `research/sources/${n}.md`, origin: "https://example.org/o" }))
+    }, 1)
+    expect(registered.json).toEqual({ ok: true, revision: 2 })
+    put(dir, "research/sources/a.md", "source A\n")
+    fs.rmSync(path.join(dir, "research/sources/b.md"))
+    // The registered bytes, unchanged, but under a second name as well.
+    fs.linkSync(path.join(dir, "research/sources/c.md"), path.join(dir, "research/c-alias.md"))
+    const r = runCli(["plan", "inspect", "--workdir", dir])
+    expect(r.code, r.stderr).toBe(0)
+    const short = (s: string) => `sha256 ${sha(s).slice(0, 12)}…`
+    const line = (p: string) => r.stdout.split("\n").find((l) => l.includes(` ${p}:`))
+    expect(line("research/sources/a.md")).toBe(
+      `  - source-changed: research/sources/a.md: registered ${short("source a\n")}, found ${short("source A\n")}`
+    )
+    expect(line("research/sources/b.md")).toBe(
+      `  - source-missing: research/sources/b.md: registered ${short("source b\n")}, the file is gone`
+    )
+    expect(line("research/sources/c.md")).toMatch(
+      /^ {2}- source-changed: research\/sources\/c\.md: registered sha256 [0-9a-f]{12}…, not read: .*another hard link/
+    )
+  })
+})
+
 describe("large files", () => {
   it("hashes large registered files (the worker pool path) to the same digests as node:crypto", () => {
     const dir = started()

@@ -7,6 +7,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import { unsafePathWhy } from "../../domain/Errors.js"
 import { checkSignature } from "../../domain/Evidence.js"
 import { EvidenceKeyUnavailable } from "../../domain/ExecErrors.js"
 import { EXECUTION_ID, executionPaths, type ExecutionRecord } from "../../domain/Execution.js"
@@ -136,7 +137,7 @@ const makeJournalVerify = (store: FileStoreShape, executions: ExecRecords<GrantF
               kind: "artifact-changed",
               ...base,
               actual: null,
-              detail: `refused to read it: ${e.reason}`
+              detail: `refused to read it (${e.reason}): ${unsafePathWhy(e.reason)}`
             })
           } else if (e._tag === "IoError") return yield* e
           else return yield* Effect.die(e)
