@@ -52,6 +52,7 @@ const inProcess = [
   "test/ingest/readable-forums.test.ts",
   "test/ingest/readable-front-matter.test.ts",
   "test/ingest/readable-html.test.ts",
+  "test/ingest/readable-linear.test.ts",
   "test/ingest/readable-lines.property.test.ts",
   "test/ingest/readable-listings.test.ts",
   "test/ingest/readable-pairs.test.ts",

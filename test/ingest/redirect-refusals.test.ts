@@ -8,8 +8,11 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as fs from "node:fs"
 import * as path from "node:path"
+import { policyAllowing } from "../../src/layers/SafeHttpTest.js"
 import { Ingest } from "../../src/services/Ingest.js"
+import { SafeHttp } from "../../src/services/SafeHttp.js"
 import { tempWorkdir } from "../support/cli.js"
+import { corpus } from "./corpus.js"
 import {
   httpLayer,
   ingestLayer,
@@ -94,4 +97,54 @@ describe("a capture redirected where it may not go", () => {
         expect(fs.readdirSync(path.join(dir, "research/sources"))).toEqual([])
       }))
   }
+})
+
+describe("a redirect to any URL of the hostile corpus", () => {
+  // The page is served from 127.0.0.2, the one address the policy admits here, so the corpus's
+  // 127.0.0.1 (and every other address) keeps the real policy's answer.
+  let page: TestServer
+  beforeAll(async () => {
+    page = await startServer({
+      "/to": (req, res) => {
+        res.writeHead(302, { location: new URL(req.url ?? "", "http://x/").searchParams.get("u") ?? "" })
+        res.end("moved")
+      }
+    }, "127.0.0.2")
+  })
+  afterAll(async () => {
+    await page.close()
+  })
+
+  it.live("is refused with the tag the same URL gets as the first one; nothing but the page is connected to", () =>
+    Effect.gen(function*() {
+      const rec = recorder()
+      const layer = httpLayer(rec, {}, policyAllowing(["127.0.0.2"]))
+      let checked = 0
+      for (const entry of corpus) {
+        // A Location is read against the page: what resolves to the page's own host is no way out.
+        let resolved: URL | undefined
+        try {
+          resolved = new URL(entry.url, page.origin)
+        } catch {
+          resolved = undefined
+        }
+        if (entry.url === "" || resolved?.host === new URL(page.origin).host) continue
+        // A header is bytes: a non-ASCII Location goes percent-encoded (the host parser decodes it).
+        const location = /[^\x20-\x7e]/.test(entry.url) ? encodeURI(entry.url) : entry.url
+        const r = yield* Effect.flatMap(
+          SafeHttp,
+          (h) => h.fetch(`${page.origin}/to?u=${encodeURIComponent(location)}`, { timeoutSeconds: 5 })
+        ).pipe(Effect.either, Effect.provide(layer))
+        assert(Either.isLeft(r), `followed a redirect to ${JSON.stringify(entry.url)}`)
+        expect(r.left._tag, entry.url).toBe(entry.tag)
+        if (entry.range !== undefined && r.left._tag === "ForbiddenDestination") {
+          expect(r.left.range, entry.url).toBe(entry.range)
+        }
+        checked++
+      }
+      expect(checked).toBeGreaterThanOrEqual(80)
+      expect(new Set(rec.connectedTo())).toEqual(new Set(["127.0.0.2"]))
+      expect(rec.connecting()).toBe(checked)
+      expect(rec.resolved).toEqual([])
+    }))
 })

@@ -32,7 +32,8 @@ export const redirectChain = (): Record<string, Handler> => {
   return hops
 }
 
-export const startServer = (routes: Record<string, Handler>): Promise<TestServer> =>
+/** `host`: the loopback address to listen on (127.0.0.1 unless told; any of 127/8 is the machine's own). */
+export const startServer = (routes: Record<string, Handler>, host = "127.0.0.1"): Promise<TestServer> =>
   new Promise((resolve) => {
     let connections = 0
     const requests: Array<{ url: string; headers: http.IncomingHttpHeaders }> = []
@@ -50,11 +51,11 @@ export const startServer = (routes: Record<string, Handler>): Promise<TestServer
       connections++
       socket.on("error", () => {})
     })
-    server.listen(0, "127.0.0.1", () => {
+    server.listen(0, host, () => {
       const port = (server.address() as AddressInfo).port
       resolve({
         port,
-        origin: `http://127.0.0.1:${port}`,
+        origin: `http://${host}:${port}`,
         connections: () => connections,
         requests: () => requests,
         close: () =>

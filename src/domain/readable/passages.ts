@@ -23,8 +23,69 @@ const WORD = /[\p{L}\p{N}\p{M}_]+/gu
 /** The end of a sentence: a full stop, a question or exclamation mark, an ellipsis or a closing quote, then spaces. */
 const SENTENCE_END = /[.!?\u2026"\u201d](\s+)/g
 
-/** A link or a code span of the Markdown, inside which no sentence ends. */
-const INLINE_SPAN = /!?\[[^\]\n]*\]\([^)\s]*\)|`[^`\n]*`/g
+/** A character `\s` matches (a link's target ends at the first). */
+const SPACE = /\s/
+
+/**
+ * The links and code spans of the Markdown, inside which no sentence ends: `[start, end)` of each
+ * match of `/!?\[[^\]\n]*\]\([^)\s]*\)|`[^`\n]*`/g`, found in one pass. The regex itself
+ * scans from every `[` to the line's next `]` and fails there when no `(` follows, so a paragraph
+ * of brackets a page wrote (`[[[[…`) cost the square of its length: minutes for a 2 MiB page,
+ * with no deadline after the fetch. Here the `]` (or line end) a `[` reaches, and whether a
+ * target follows it, are found once for every `[` before it (none of them can reach further).
+ * test/ingest/readable-linear.test.ts compares the two on random Markdown.
+ */
+export const inlineSpans = (block: string): ReadonlyArray<readonly [number, number]> => {
+  const spans: Array<readonly [number, number]> = []
+  const n = block.length
+  // The first `]` or line end at or after `closeFrom` is `close` (n when none): the same for every
+  // start from `closeFrom` to `close`, which holds neither. Likewise the first `)` or space at or
+  // after `stopFrom` is `stop`, where a target that starts from there up to `stop` ends.
+  let closeFrom = -1
+  let close = -1
+  let stopFrom = -1
+  let stop = -1
+  /** The end of a link whose text starts at `from`, or -1. */
+  const link = (from: number): number => {
+    if (from < closeFrom || from > close) {
+      closeFrom = from
+      close = from
+      while (close < n && block[close] !== "]" && block[close] !== "\n") close++
+    }
+    if (close >= n || block[close] !== "]" || block[close + 1] !== "(") return -1
+    const target = close + 2
+    if (target < stopFrom || target > stop) {
+      stopFrom = target
+      stop = target
+      while (stop < n && block[stop] !== ")" && !SPACE.test(block[stop]!)) stop++
+    }
+    return stop < n && block[stop] === ")" ? stop + 1 : -1
+  }
+  // The next line end after the last code span's tick (n when none), found again only past it.
+  let lineEnd = -1
+  let i = 0
+  while (i < n) {
+    const c = block[i]
+    let end = -1
+    if (c === "!" && block[i + 1] === "[") end = link(i + 2)
+    else if (c === "[") end = link(i + 1)
+    else if (c === "`") {
+      if (lineEnd <= i) {
+        const at = block.indexOf("\n", i + 1)
+        lineEnd = at < 0 ? n : at
+      }
+      const k = block.indexOf("`", i + 1)
+      if (k >= 0 && k < lineEnd) end = k + 1
+    }
+    if (end < 0) {
+      i++
+      continue
+    }
+    spans.push([i, end])
+    i = end
+  }
+  return spans
+}
 
 /** Markup that a cut may leave open: an unescaped emphasis mark, a code span's tick, a tag. */
 const MARKUP = /(?<!\\)[*_`<]/
@@ -37,13 +98,16 @@ const wordsOf = (text: string): { readonly key: string; readonly count: number }
 
 /** The paragraph's sentences: `[start, textEnd, end)` each, the spaces after it up to `end`. */
 const sentences = (block: string): ReadonlyArray<readonly [number, number, number]> => {
-  const inside: Array<readonly [number, number]> = []
-  for (const m of block.matchAll(INLINE_SPAN)) inside.push([m.index, m.index + m[0].length])
+  const inside = inlineSpans(block)
   const out: Array<readonly [number, number, number]> = []
   let start = 0
+  // Spans and sentence ends both come in order: one pointer finds the span an end may fall in
+  // (the first that ends after it), so a paragraph of many links and sentences stays linear.
+  let k = 0
   for (const m of block.matchAll(SENTENCE_END)) {
     const textEnd = m.index + 1
-    if (inside.some(([a, b]) => textEnd > a && textEnd < b)) continue
+    while (k < inside.length && inside[k]![1] <= textEnd) k++
+    if (k < inside.length && textEnd > inside[k]![0]) continue
     out.push([start, textEnd, textEnd + m[1]!.length])
     start = textEnd + m[1]!.length
   }

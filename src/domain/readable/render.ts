@@ -247,10 +247,27 @@ const codeLanguage = (pre: El): string => {
   return ""
 }
 
+/** The longest run of backticks in a text (one pass). */
+const longestTickRun = (text: string): number => {
+  let longest = 0
+  let run = 0
+  for (let i = text.indexOf("`"); i >= 0; i = text.indexOf("`", i + 1)) {
+    run = i > 0 && text[i - 1] === "`" ? run + 1 : 1
+    if (run > longest) longest = run
+  }
+  return longest
+}
+
+/**
+ * A `pre` as a fenced block: its fence one backtick longer than any run of them inside (at least
+ * three). Both the trailing space and the fence are found in one pass: `/\s+$/` tries again from
+ * every space of a long run that text follows, and growing the fence a tick at a time while the
+ * code holds it searched the code once per tick; either took minutes on a page's `pre` of a
+ * million spaces or backticks.
+ */
 const codeBlock = (ctx: Ctx, pre: El): string => {
-  const code = textContent(ctx.texts, pre, false).replace(/\r\n?/g, "\n").replace(/^\n/, "").replace(/\s+$/, "")
-  let fence = "```"
-  while (code.includes(fence)) fence += "`"
+  const code = textContent(ctx.texts, pre, false).replace(/\r\n?/g, "\n").replace(/^\n/, "").trimEnd()
+  const fence = "`".repeat(Math.max(3, longestTickRun(code) + 1))
   return `${fence}${codeLanguage(pre)}\n${code}\n${fence}`
 }
 

@@ -45,8 +45,17 @@ const RUN = 8
 /** The most characters of each block of such a run: labels and values, not paragraphs. */
 const MAX_RUN_BLOCK = 60
 
-/** A block that is one link and nothing else: `[text](url)`. */
-const LINK_ONLY = /^\[[^\n]*\]\([^\s)]*\)$/
+/**
+ * A block that is one link and nothing else: `[text](url)`, as `/^\[[^\n]*\]\([^\s)]*\)$/`
+ * reads it. The regex tries the target after every `](` of the line, each up to the next space or
+ * `)`: the square of the length for a block of `[a](` again and again. The last `](` has the
+ * shortest target, and any earlier one's holds it: that one alone decides.
+ */
+export const isLinkOnly = (b: string): boolean => {
+  if (b[0] !== "[" || !b.endsWith(")") || b.includes("\n")) return false
+  const at = b.lastIndexOf("](", b.length - 3)
+  return at > 0 && !/[\s)]/.test(b.slice(at + 2, b.length - 1))
+}
 /** How many blocks after a link its card's heading may come. */
 const HEADING_WITHIN = 4
 
@@ -80,13 +89,13 @@ export const withoutRepeats = (written: ReadonlyArray<string>): Array<string> =>
     if (b.length >= MIN_REPEAT) {
       const first = seen.get(b)
       if (first !== undefined && !subtitle(blocks, i, out, firsts) && !shared(blocks, i, first)) {
-        if (LINK_ONLY.test(b)) follow = first + 1
+        if (isLinkOnly(b)) follow = first + 1
         else if (retitled(blocks, i, first, out)) follow = first + 1
         continue
       }
       seen.set(b, i)
     }
-    if (LINK_ONLY.test(b) && headedBy(blocks, i, b)) continue
+    if (isLinkOnly(b) && headedBy(blocks, i, b)) continue
     const next = blocks[i + 1]
     if (b.length >= MIN_PREVIEW && next !== undefined && next.length > b.length && next.startsWith(b)) continue
     out.push(b)
@@ -230,6 +239,6 @@ const sameField = (a: string | undefined, b: string | undefined): boolean => {
  */
 const shared = (blocks: ReadonlyArray<string>, i: number, first: number): boolean => {
   const b = blocks[i]!
-  if (i - first < 2 || LINK_ONLY.test(b) || HEADING.test(b) || b.startsWith("```")) return false
+  if (i - first < 2 || isLinkOnly(b) || HEADING.test(b) || b.startsWith("```")) return false
   return sameField(blocks[i - 1], blocks[first - 1]) || sameField(blocks[i + 1], blocks[first + 1])
 }

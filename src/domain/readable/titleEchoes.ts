@@ -21,8 +21,26 @@ const TITLE_NEAR = 3
  */
 const ownBlock = (block: string): boolean => opensBlock(block) && !HEADING.test(block)
 
+/**
+ * The block without its links' addresses: each `](…)` becomes `]`, as `/\]\([^)]*\)/g` would
+ * replace. The regex scans from every `](` to the end when no `)` follows, the square of the
+ * length for a page that writes `](` over and over; here the scan stops at the first `](` with no
+ * `)` after it (none after it has one either).
+ */
+export const withoutLinkTargets = (block: string): string => {
+  let out = ""
+  let at = 0
+  for (let open = block.indexOf("](", at); open >= 0; open = block.indexOf("](", at)) {
+    const close = block.indexOf(")", open + 2)
+    if (close < 0) break
+    out += block.slice(at, open + 1)
+    at = close + 1
+  }
+  return at === 0 ? block : out + block.slice(at)
+}
+
 /** A block's words, its Markdown marks (heading, emphasis, a link's address) left out. */
-export const wordsOfBlock = (block: string): string => wordsOf(block.replace(/\]\([^)]*\)/g, "]")).join(" ")
+export const wordsOfBlock = (block: string): string => wordsOf(withoutLinkTargets(block)).join(" ")
 
 /**
  * The blocks without each one-line block near the copy's title (`at`, its index) that repeats its
