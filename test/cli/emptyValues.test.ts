@@ -1,5 +1,6 @@
 /**
- * An empty value gets one answer, a `UsageError` with exit 2, whatever flag it is. Every such line
+ * An empty value gets one answer, a `UsageError` with exit 2, whatever flag it is and whatever
+ * else the line holds (a help page, `--version`). Every such line
  * of the command table is walked in the test process by test/cli/emptyValues.walk.test.ts, through
  * the parsers the CLI runs; here a few of them run through the built CLI (spawns processes), so
  * that what a person and an agent see — the exit code, the JSON envelope, standard error — is
@@ -15,7 +16,10 @@ describe("an empty value, through the built CLI", () => {
     const lines: ReadonlyArray<readonly [ReadonlyArray<string>, string]> = [
       [["monitor", "set-subscription-status", "--status="], "--status <status>: the value is empty; give a status"],
       [["plan", "start", "--input", ""], "--input <path>: the value is empty; give a path"],
-      [["--workdir=", "status"], "--workdir <path>: the value is empty; give a path"]
+      [["--workdir=", "status"], "--workdir <path>: the value is empty; give a path"],
+      [["help", "--workdir="], "--workdir <path>: the value is empty; give a path"],
+      [["--version", "--now="], "--now <instant>: the value is empty; give an instant"],
+      [["plan", "start", "--help", "--input="], "--input <path>: the value is empty; give a path"]
     ]
     const wrong = lines.flatMap(([line, message]) => {
       const r = runCli([...line, "--json"], { cwd: dir })
@@ -35,5 +39,8 @@ describe("an empty value, through the built CLI", () => {
     })
     expect(r.code).toBe(2)
     expect(r.stderr).toContain("error UsageError: --status <status>: the value is empty; give a status")
+    const help = runCli(["help", "--workdir", ""], { cwd: dir })
+    expect({ code: help.code, stdout: help.stdout }).toEqual({ code: 2, stdout: "" })
+    expect(help.stderr).toContain("error UsageError: --workdir <path>: the value is empty; give a path")
   })
 })

@@ -3,7 +3,8 @@
  * naming what is empty, before anything else on the line is judged. Walked here in the test
  * process, through the same parsers the CLI runs (src/cli/main.ts: the shared options moved after
  * the command words, the fast path, then src/cli/Usage.ts):
- * - every value-taking flag of every command (from `dossier --help`), as `--flag=` and `--flag ""`.
+ * - every value-taking flag of every command (from `dossier --help`), as `--flag=` and `--flag ""`;
+ * - those flags beside a help page or `--version` (`dossier help --workdir=`).
  * test/cli/emptyValues.test.ts runs a few of these lines through the built CLI (exit code 2, the
  * JSON envelope, standard error).
  */
@@ -56,5 +57,39 @@ describe("an empty value, on the command line", () => {
     ]))
     expect(cases.length).toBeGreaterThan(250)
     expect(wrongOf(cases)).toEqual([])
+  })
+
+  it("beside a help page or --version: the same UsageError, not the page", () => {
+    const cases: Array<readonly [ReadonlyArray<string>, string]> = []
+    for (const o of valued(helpDoc([]))) {
+      const message = `${o.name} <${o.type}>: the value is empty`
+      for (
+        const line of [
+          ["help", `${o.name}=`],
+          ["help", o.name, ""],
+          ["--help", `${o.name}=`],
+          ["-h", `${o.name}=`, "--json"],
+          ["--version", `${o.name}=`],
+          [`${o.name}=`, "--version", "--json"],
+          [`${o.name}=`, "--help"],
+          ["help", "plan", `${o.name}=`],
+          ["plan", "--help", `${o.name}=`]
+        ]
+      ) cases.push([line, message])
+    }
+    for (const [path, doc] of commands) {
+      for (const o of valued(doc)) {
+        const message = `${o.name} <${o.type}>: the value is empty`
+        cases.push([[...path, "--help", `${o.name}=`], message], [["help", ...path, o.name, ""], message])
+      }
+    }
+    expect(wrongOf(cases)).toEqual([])
+    // `schema` takes no --workdir: it is an unknown option there, a UsageError all the same.
+    expect(answerOf(["schema", "--workdir="])).toMatch(/^UsageError: unknown option '--workdir' for 'dossier schema'/)
+    // What is not empty stays as it was: the page, the version.
+    expect(answerOf(["help", "--workdir=.", "--json"])).toBe("Help")
+    expect(answerOf(["--version", "--workdir", "."])).toBe("Version")
+    // After `--`, the words are a program's.
+    expect(answerOf(["exec", "--help", "--", "prog", "--workdir="])).toBe("Help")
   })
 })
