@@ -56,10 +56,16 @@ export const toValues = (
   const values: Record<string, unknown> = {}
   // An empty value (`--state ""`, `--workdir "$UNSET"`) is the same mistake for every flag, one
   // the command line shows by itself: a usage error (exit 2), before any other flag is judged.
-  // (An empty path would name the current directory: never guess.)
+  // (An empty path would name the current directory: never guess.) So is an empty positional
+  // argument (`ingest ""`, `schema ""`) and an empty program after `--`; the program's own
+  // arguments may be empty.
   for (const [key, f] of Object.entries(spec.flags)) {
     if (raw.get(key) === "") return miss(emptyValueMessage(f))
   }
+  for (const [i, a] of Object.values(spec.args ?? {}).entries()) {
+    if (positionals[i] === "") return miss(emptyValueMessage(a))
+  }
+  if (spec.rest !== undefined && forced[0] === "") return miss(emptyValueMessage(spec.rest))
   if (spec.rest !== undefined) {
     if (forced.length === 0 && !spec.rest.optional) {
       return miss(`'${name}' needs ${restUsage(spec.rest)} after --.`)

@@ -1,6 +1,6 @@
 /**
- * An empty value gets one answer, a `UsageError` with exit 2, whatever flag it is and whatever
- * else the line holds (a help page, `--version`). Every such line
+ * An empty value gets one answer, a `UsageError` with exit 2, whatever is empty: a flag's value,
+ * a flag beside a help page or `--version`, a positional argument, exec's program. Every such line
  * of the command table is walked in the test process by test/cli/emptyValues.walk.test.ts, through
  * the parsers the CLI runs; here a few of them run through the built CLI (spawns processes), so
  * that what a person and an agent see — the exit code, the JSON envelope, standard error — is
@@ -19,10 +19,15 @@ describe("an empty value, through the built CLI", () => {
       [["--workdir=", "status"], "--workdir <path>: the value is empty; give a path"],
       [["help", "--workdir="], "--workdir <path>: the value is empty; give a path"],
       [["--version", "--now="], "--now <instant>: the value is empty; give an instant"],
-      [["plan", "start", "--help", "--input="], "--input <path>: the value is empty; give a path"]
+      [["plan", "start", "--help", "--input="], "--input <path>: the value is empty; give a path"],
+      [["ingest", ""], "<url>: the value is empty; give a url"],
+      [["schema", ""], "<name>: the value is empty; give a value"],
+      [["exec", "--grant", "g", "--", ""], "<program>: the value is empty; give a value"]
     ]
     const wrong = lines.flatMap(([line, message]) => {
-      const r = runCli([...line, "--json"], { cwd: dir })
+      // Before `--`, where there is one: after it the words are the program's.
+      const at = line.includes("--") ? line.indexOf("--") : line.length
+      const r = runCli([...line.slice(0, at), "--json", ...line.slice(at)], { cwd: dir })
       const error = r.json?.error
       return r.code === 2 && error?._tag === "UsageError" && error?.message === message && r.stderr === ""
         ? []
@@ -42,5 +47,8 @@ describe("an empty value, through the built CLI", () => {
     const help = runCli(["help", "--workdir", ""], { cwd: dir })
     expect({ code: help.code, stdout: help.stdout }).toEqual({ code: 2, stdout: "" })
     expect(help.stderr).toContain("error UsageError: --workdir <path>: the value is empty; give a path")
+    const ingest = runCli(["ingest", ""], { cwd: dir })
+    expect(ingest.code).toBe(2)
+    expect(ingest.stderr).toContain("error UsageError: <url>: the value is empty; give a url")
   })
 })
