@@ -13,6 +13,7 @@ const inProcess = [
   "test/agents/SourceFollow.property.test.ts",
   "test/bench/wcxb.test.ts",
   "test/cli/boundProbe.test.ts",
+  "test/cli/emptyValues.walk.test.ts",
   "test/cli/flatBuild.test.ts",
   "test/cli/tiering.test.ts",
   "test/exec/GrantStore.conformance.test.ts",

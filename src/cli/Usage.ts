@@ -22,7 +22,7 @@ import {
 } from "../commands/Spec.js"
 import { commandFirst, sharedLead } from "./Bundles.js"
 import { allSpecs, groups } from "./Specs.js"
-import { commandName, placeholder, restUsage, toValues } from "./Values.js"
+import { commandName, emptyValueMessage, placeholder, restUsage, toValues } from "./Values.js"
 
 export const VERSION = "0.1.0"
 
@@ -179,8 +179,38 @@ const helpWords = (args: ReadonlyArray<string>): ReadonlyArray<string> => {
   return words
 }
 
+/**
+ * An empty value of a flag given to a help page or to `--version` (`dossier help --workdir=`,
+ * `plan start --help --input ""`): the same mistake, and the same answer, as on any other line.
+ * Judged by the flags of the command whose page it is, else by any command's flag of that name;
+ * the words after `--` are a program's.
+ */
+const emptyValueBeside = (argv: ReadonlyArray<string>, r: Route): Route | undefined => {
+  const target = r._tag === "Help" ? resolveWords(r.path) : undefined
+  const flags = target?._tag === "Command"
+    ? Object.values(target.spec.flags)
+    : allSpecs.flatMap((s) => Object.values(s.flags))
+  const valued = (name: string) => flags.find((f) => `--${f.name}` === name && f.kind !== "boolean")
+  const end = argv.indexOf("--")
+  const words = end === -1 ? argv : argv.slice(0, end)
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!
+    const eq = w.indexOf("=")
+    const f = eq === -1 ? valued(w) : valued(w.slice(0, eq))
+    if (f !== undefined && (eq === -1 ? words[i + 1] === "" : eq === w.length - 1)) {
+      return usage(emptyValueMessage(f))
+    }
+  }
+  return undefined
+}
+
 /** Route a command line the fast path declined. */
 export const route = (argv: ReadonlyArray<string>): Route => {
+  const r = routeLine(argv)
+  return r._tag === "Help" || r._tag === "Version" ? emptyValueBeside(argv, r) ?? r : r
+}
+
+const routeLine = (argv: ReadonlyArray<string>): Route => {
   if (argv.includes("--completions")) return completions(argv)
   const first = argv[0]
   // No command is a usage error (exit 2), as a missing subcommand is; help stays on --help.
@@ -195,7 +225,7 @@ export const route = (argv: ReadonlyArray<string>): Route => {
     if (first === "--version" || first === "-V") return { _tag: "Version" }
     // The shared options may stand before the command (src/cli/Bundles.ts `commandFirst`).
     const moved = commandFirst(argv)
-    if (moved !== argv) return route(moved)
+    if (moved !== argv) return routeLine(moved)
     if (argv.slice(sharedLead(argv)).every((a) => a === "--json" || HELP.has(a) || a === "--version")) {
       return argv.includes("--version")
         ? { _tag: "Version" }

@@ -28,6 +28,13 @@ export const restUsage = (rest: ArgSpec): string => rest.usage ?? `<${rest.name}
 
 export const commandName = (spec: CommandSpec): string => `dossier ${spec.path.join(" ")}`
 
+/**
+ * What an empty value is told, for a flag (`--status <status>: the value is empty; give a
+ * status`) or a positional argument (`<url>: …`, exec's `<program>: …`): one sentence for all.
+ */
+export const emptyValueMessage = (f: FlagSpec | ArgSpec): string =>
+  `${"kind" in f ? placeholder(f) : `<${f.name}>`}: the value is empty; ${giveA(valueKindOf(f))}`
+
 export type Converted =
   | { readonly _tag: "Values"; readonly values: Record<string, unknown> }
   /** What is missing or wrong, said as a usage error says it. */
@@ -49,10 +56,16 @@ export const toValues = (
   const values: Record<string, unknown> = {}
   // An empty value (`--state ""`, `--workdir "$UNSET"`) is the same mistake for every flag, one
   // the command line shows by itself: a usage error (exit 2), before any other flag is judged.
-  // (An empty path would name the current directory: never guess.)
+  // (An empty path would name the current directory: never guess.) So is an empty positional
+  // argument (`ingest ""`, `schema ""`) and an empty program after `--`; the program's own
+  // arguments may be empty.
   for (const [key, f] of Object.entries(spec.flags)) {
-    if (raw.get(key) === "") return miss(`${placeholder(f)}: the value is empty; ${giveA(valueKindOf(f))}`)
+    if (raw.get(key) === "") return miss(emptyValueMessage(f))
   }
+  for (const [i, a] of Object.values(spec.args ?? {}).entries()) {
+    if (positionals[i] === "") return miss(emptyValueMessage(a))
+  }
+  if (spec.rest !== undefined && forced[0] === "") return miss(emptyValueMessage(spec.rest))
   if (spec.rest !== undefined) {
     if (forced.length === 0 && !spec.rest.optional) {
       return miss(`'${name}' needs ${restUsage(spec.rest)} after --.`)

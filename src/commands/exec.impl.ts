@@ -1,9 +1,13 @@
 /** Handlers of `dossier exec` and `dossier exec show`. */
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Option from "effect/Option"
+import type { DossierError } from "../domain/AllErrors.js"
 import { executionPaths, type ExecutionRecord, type LogFile } from "../domain/Execution.js"
 import { ExecLayer } from "../layers/ExecLayer.js"
-import { Exec } from "../services/Exec.js"
+import { Exec, type ExecShape } from "../services/Exec.js"
+import { Grants, type GrantStatus } from "../services/Grants.js"
+import { figures, stateLine } from "./grantText.js"
 import { usageError, work } from "./Work.js"
 
 /**
@@ -51,6 +55,18 @@ const humanRecord = (r: ExecutionRecord) =>
     ...(r.findings ?? []).map((f) => `  finding ${f.kind}: ${oneLine(f.detail)}`)
   ].join("\n")
 
+type GrantLeft = Either.Either<GrantStatus, DossierError>
+/** The answer of `exec`, and for a person the grant's status after the run. */
+type Reported = Effect.Effect.Success<ReturnType<ExecShape["run"]>> & { readonly grantLeft?: GrantLeft }
+
+/** What is left of the grant after a run, as `grant show` says it; or why it is not known. */
+const grantLeftText = (id: string, left: GrantLeft): string =>
+  Either.match(left, {
+    onLeft: (e) => `  grant ${id}: what is left is not known (${e._tag}); see dossier grant show --grant ${id}`,
+    onRight: (s) =>
+      [`  grant ${id} (${s.state}), left after this run: ${figures(s.remaining)}`, ...stateLine(s)].join("\n")
+  })
+
 export const run = (o: {
   readonly workdir: string
   readonly json: boolean
@@ -64,19 +80,26 @@ export const run = (o: {
     : o.program.length === 0
     ? usageError("Name the program to run after --: dossier exec --grant G -- prog args")
     : work({
-      effect: Effect.flatMap(Exec, (x) =>
-        x.run(Option.getOrThrow(o.grant), o.program, {
+      effect: Effect.gen(function*() {
+        const r: Reported = yield* (yield* Exec).run(Option.getOrThrow(o.grant), o.program, {
           candidateId: Option.getOrUndefined(o.candidate),
           study: Option.getOrUndefined(o.study),
           // The program's output is echoed only to a person (never with --json, nor to MCP, where stdout is the protocol).
           echo: !o.json
-        })),
+        })
+        // A person is told what is left of the grant after the run (as `grant show` says it); the
+        // JSON answer (and MCP's) stays the execution, and `grant show` gives the budget.
+        if (o.json) return r
+        const grantLeft = yield* Effect.either(Effect.flatMap(Grants, (g) => g.status(r.execution.grantId)))
+        return { ...r, grantLeft }
+      }),
       layer: ExecLayer(o.workdir),
-      human: (r) =>
+      human: ({ grantLeft, ...r }) =>
         humanRecord(r.execution) +
         (r.linked === null
           ? ""
-          : `\n  linked in study ${r.linked.study}: ${r.linked.appended.length} event(s) appended, ${r.linked.skipped.length} already there.`)
+          : `\n  linked in study ${r.linked.study}: ${r.linked.appended.length} event(s) appended, ${r.linked.skipped.length} already there.`) +
+        (grantLeft === undefined ? "" : `\n${grantLeftText(r.execution.grantId, grantLeft)}`)
     })
 
 export const show = (o: { readonly workdir: string; readonly execution: string; readonly verify: boolean }) =>

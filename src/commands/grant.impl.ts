@@ -6,6 +6,7 @@ import type { GrantEvent } from "../domain/Grant.js"
 import { GrantsLayer } from "../layers/GrantsLayer.js"
 import { Grants, type GrantShown, type GrantStatus } from "../services/Grants.js"
 import { type InputRef, readInput } from "../services/InputFile.js"
+import { figures, stateLine } from "./grantText.js"
 import { work } from "./Work.js"
 
 interface Common {
@@ -15,9 +16,6 @@ interface Common {
 
 /** The options of every Grants call: `--now`, else the clock. */
 const nowOf = (o: Common) => ({ now: Option.getOrUndefined(o.now) })
-
-const figures = (f: Readonly<Record<string, number | undefined>>) =>
-  Object.entries(f).flatMap(([k, v]) => v === undefined ? [] : [`${k} ${v}`]).join(", ")
 
 /** A person's text (a reason) on its one line, quoted: a newline in it cannot pass for dossier's next line. */
 const quoted = (text: string | null) => text === null ? "" : ` (${JSON.stringify(text)})`
@@ -33,18 +31,6 @@ const eventLine = (e: GrantEvent) =>
       ]
         .join(", ")
     }${quoted(e.reason)}`
-
-/** Why a grant that is not active runs nothing, where its own events do not say. */
-const stateLine = (s: GrantStatus): ReadonlyArray<string> => {
-  if (s.state === "revoked" && !s.events.some((e) => e.type === "revoked")) {
-    return [`  revoked through an ancestor: ${s.chain.slice(1).join(", ")}`]
-  }
-  if (s.state === "exhausted") {
-    const none = Object.entries(s.remaining).filter(([k, v]) => k !== "memoryMiB" && v <= 0).map(([k]) => k)
-    return [`  exhausted: no ${none.join(", ")} left; nothing runs under it`]
-  }
-  return []
-}
 
 const humanStatus = (s: GrantStatus & Partial<Pick<GrantShown, "unreadableExecutions">>) =>
   [

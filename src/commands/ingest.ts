@@ -22,7 +22,7 @@ export const ingestSpecs: ReadonlyArray<CommandSpec> = [
     args: {
       // Said once for both faces: the MCP tool `ingest` requires it (`ingest_file` has no url), and
       // the command line's --file says that it takes no URL argument.
-      url: { name: "url", description: "The public http(s) URL to capture.", optional: true }
+      url: { name: "url", description: "The public http(s) URL to capture.", optional: true, value: "url" }
     },
     flags: {
       workdir,

@@ -140,13 +140,22 @@ const withInputOrFlags = <F extends Flags, I, A extends object>(
 const cadenceText = (s: Pick<SubscriptionRecord, "cadence">) =>
   `every ${s.cadence.every} ${s.cadence.unit}${s.cadence.every === 1 ? "" : "s"}`
 
+/**
+ * When a subscription is next due, said alike by `show`, `list` and `due` (from `nextWindowAt`,
+ * src/domain/MonitorRules.ts): with an active run, `nextDueAt` is when it fell due (the first
+ * window its run coalesced, in the past), and the next window is the one after the run's.
+ */
+const nextDueText = (
+  s: { readonly nextDueAt: string; readonly nextWindowAt: string; readonly activeRunId: string | null }
+): string =>
+  s.activeRunId === null
+    ? `next due ${s.nextWindowAt}`
+    : `active run ${s.activeRunId} (due since ${s.nextDueAt}); next window after it ${s.nextWindowAt}`
+
 const subscriptionText = (s: SubscriptionRecord) =>
   `subscription ${s.id} (revision ${s.revision}, ${s.status}): ${s.kind} "${s.target}", ${
     cadenceText(s)
-  } in ${s.timezone}, ` +
-  (s.activeRunId === null
-    ? `next due ${s.nextDueAt}, mode ${s.mode}`
-    : `mode ${s.mode}, active run ${s.activeRunId} (due since ${s.nextDueAt}); next window after it ${nextWindowAt(s)}`)
+  } in ${s.timezone}, mode ${s.mode}, ${nextDueText({ ...s, nextWindowAt: nextWindowAt(s) })}`
 
 const runText = (r: RunRecord) =>
   `run ${r.id} (revision ${r.revision}, ${r.status}) of ${r.subscriptionId}, window ${r.windowIndex} from ${r.windowStart}` +
@@ -195,9 +204,9 @@ export const due = (o: WithNow) =>
       ? "no subscriptions"
       : [
         ...r.subscriptions.map((d) =>
-          `${d.due ? "DUE " : "    "}${d.id}: "${d.target}" ${d.status}, ${cadenceText(d)}, next ${d.nextDueAt}, ${
-            d.mode === "remind" ? "remind the user first" : "may run straight away"
-          }${d.activeRunId === null ? "" : `, active run ${d.activeRunId}`}`
+          `${d.due ? "DUE " : "    "}${d.id}: "${d.target}" ${d.status}, ${cadenceText(d)}, ${
+            d.due ? `due since ${d.nextDueAt}` : nextDueText(d)
+          }, ${d.mode === "remind" ? "remind the user first" : "may run straight away"}`
         ),
         ...r.damaged.map((d) => `damaged: subscription ${d.id}: ${d.damaged}`),
         ...r.receiptMismatches.map((id) => `receipt mismatch: run ${id} (fail closed)`)
@@ -259,10 +268,12 @@ export const list = (o: Base) =>
           x.status === "unreadable"
             ? `  ${x.id}: unreadable`
             : `  ${x.id} (revision ${x.revision}, ${x.status}): ${x.kind} "${x.target}", ${
-              // With an active run, nextDueAt is when it fell due (the first window its run coalesced).
-              x.activeRunId === null
-                ? `next due ${x.nextDueAt}`
-                : `due since ${x.nextDueAt}, active run ${x.activeRunId}`}`
+              nextDueText({
+                nextDueAt: x.nextDueAt ?? "",
+                nextWindowAt: x.nextWindowAt ?? "",
+                activeRunId: x.activeRunId
+              })
+            }`
         ),
         `${r.runs.length} run(s):`,
         ...r.runs.map((x) =>

@@ -160,7 +160,7 @@ export const monitorSpecs: ReadonlyArray<CommandSpec> = [
   command({
     path: ["monitor", "due"],
     description:
-      "List every subscription with {id, due, nextDueAt, activeRunId, mode, …}. Due: active, no active run, now >= nextDueAt. mode remind: tell the user first; run: the agent may run straight away. Nothing runs by itself: there is no daemon.",
+      "List every subscription with {id, due, nextDueAt, activeRunId, mode, …}. Due: active, no active run, now >= nextDueAt. mode remind: tell the user first; run: the agent may run straight away. Nothing runs by itself: there is no daemon. nextWindowAt: when it is next due (with an active run, the window after the run's).",
     flags: { workdir, json, now },
     run: (v) => load().then((m) => m.due(v))
   }),
@@ -228,7 +228,7 @@ export const monitorSpecs: ReadonlyArray<CommandSpec> = [
   command({
     path: ["monitor", "list"],
     description:
-      "List every subscription (id, status, kind, target, nextDueAt, activeRunId, revision) and every run (id, subscriptionId, status, revision, windowStart), in creation order; an unreadable record is listed with status unreadable. Never writes.",
+      "List every subscription (id, status, kind, target, nextDueAt, activeRunId, revision) and every run (id, subscriptionId, status, revision, windowStart), in creation order; an unreadable record is listed with status unreadable. Never writes. Each subscription's nextWindowAt: when it is next due (with an active run, the window after the run's).",
     flags: { workdir, json },
     run: (v) => load().then((m) => m.list(v))
   }),

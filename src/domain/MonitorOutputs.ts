@@ -36,6 +36,11 @@ export const SetSubscriptionStatusOutput = Schema.Struct({
   subscription: SubscriptionRecord
 })
   .annotations({ identifier: "set-subscription-status-output" })
+/** When a subscription is next due, as `show`, `due` and `list` say it (`nextWindowAt`, ./MonitorRules.ts). */
+const NextWindowAt = IsoTime.annotations({
+  description:
+    "The start of the next window the subscription can be due in: nextDueAt without an active run; with one (whose window nextDueAt still names), the first window after the active run's."
+})
 export const DueEntry = Schema.Struct({
   id: Schema.String,
   revision: Schema.Number,
@@ -47,6 +52,7 @@ export const DueEntry = Schema.Struct({
   timezone: Schema.String,
   due: Schema.Boolean,
   nextDueAt: IsoTime,
+  nextWindowAt: NextWindowAt,
   activeRunId: Schema.NullOr(Schema.String)
 })
 export type DueEntry = typeof DueEntry.Type
@@ -101,10 +107,7 @@ export const ShowOutput = Schema.Union(
   Schema.Struct({
     ok: Ok,
     subscription: SubscriptionRecord,
-    nextWindowAt: IsoTime.annotations({
-      description:
-        "The start of the next window the subscription can be due in: nextDueAt without an active run; with one (whose window nextDueAt still names), the first window after the active run's."
-    })
+    nextWindowAt: NextWindowAt
   }),
   Schema.Struct({
     ok: Ok,

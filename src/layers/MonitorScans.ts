@@ -7,7 +7,7 @@
 import * as Effect from "effect/Effect"
 import { byCreation } from "../domain/MonitorLayout.js"
 import type { DueEntry } from "../domain/MonitorOutputs.js"
-import { isDue } from "../domain/MonitorRules.js"
+import { isDue, nextWindowAt } from "../domain/MonitorRules.js"
 import { MONITOR_ID_PATTERN, type SubscriptionRecord } from "../domain/MonitorSchema.js"
 import type { MonitorList, MonitorServiceError, MonitorShape } from "../services/Monitor.js"
 import type { MonitorStoreShape } from "../services/ports/MonitorStore.js"
@@ -24,6 +24,7 @@ const dueEntry = (s: SubscriptionRecord, now: Date): DueEntry => ({
   timezone: s.timezone,
   due: isDue(s, now),
   nextDueAt: s.nextDueAt,
+  nextWindowAt: nextWindowAt(s),
   activeRunId: s.activeRunId
 })
 
@@ -77,6 +78,7 @@ export const makeScans = (
         kind: s.kind,
         target: s.target,
         nextDueAt: s.nextDueAt,
+        nextWindowAt: nextWindowAt(s),
         activeRunId: s.activeRunId
       }))
       for (const id of brokenIds) {
@@ -87,6 +89,7 @@ export const makeScans = (
           kind: null,
           target: null,
           nextDueAt: null,
+          nextWindowAt: null,
           activeRunId: null
         })
       }

@@ -289,15 +289,22 @@ export const toolArguments = (
   const names = Object.keys(decodeFields).filter((k) => mode === undefined || mode.takes.includes(k))
   for (const k of Object.keys(docFields)) if (!names.includes(k)) delete docFields[k]
   const fixed = mode?.fixed ?? {}
-  // An empty value is the same mistake for every argument a flag carries, refused before any other
-  // is judged, as the CLI refuses `--status ""` (and an empty path would name the folder itself).
+  // An empty value is the same mistake for every argument a flag or a positional carries, refused
+  // before any other is judged, as the CLI refuses `--status ""` and `ingest ""` (and an empty path
+  // would name the folder itself); so is an empty program, the first word of the rest array.
   const flagged = names.filter((k) => spec.flags[k] !== undefined && !(k === "input" && inlineInput))
+  const positional = names.filter((k) => spec.args?.[k] !== undefined)
   const emptyValue = (args: Record<string, unknown>): UsageError | undefined => {
-    const empty = flagged.filter((k) => args[k] === "")
+    const empty = [
+      ...flagged.filter((k) => args[k] === "").map((k) => [k, spec.flags[k]!] as const),
+      ...positional.filter((k) => args[k] === "").map((k) => [k, spec.args![k]!] as const),
+      ...(spec.rest !== undefined && names.includes(spec.rest.name) && Array.isArray(args[spec.rest.name]) &&
+          (args[spec.rest.name] as ReadonlyArray<unknown>)[0] === ""
+        ? [[`${spec.rest.name}.0`, spec.rest] as const]
+        : [])
+    ]
     return empty.length === 0 ? undefined : new UsageError({
-      detail: empty.map((k) => `argument '${k}': the value is empty; ${giveA(valueKindOf(spec.flags[k]!))}`).join(
-        "; "
-      )
+      detail: empty.map(([k, f]) => `argument '${k}': the value is empty; ${giveA(valueKindOf(f))}`).join("; ")
     })
   }
 

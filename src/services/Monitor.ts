@@ -150,6 +150,8 @@ export interface MonitorList {
     readonly kind: SubscriptionRecord["kind"] | null
     readonly target: string | null
     readonly nextDueAt: string | null
+    /** When it is next due (`nextWindowAt`, src/domain/MonitorRules.ts): nextDueAt, or with an active run the window after the run's. */
+    readonly nextWindowAt: string | null
     readonly activeRunId: string | null
   }>
   readonly runs: ReadonlyArray<{

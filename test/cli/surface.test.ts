@@ -245,8 +245,33 @@ describe("monitor show while a run is active", () => {
     expect(shown).toContain("active run lit.w1 (due since 2026-12-01T08:00:00.000Z)")
     expect(shown).not.toContain("window from 2026-12-01")
     const listed = run(dir, ["monitor", "list"]).stdout
-    expect(listed).toContain("due since 2026-12-01T08:00:00.000Z, active run lit.w1")
+    expect(listed).toContain("active run lit.w1 (due since 2026-12-01T08:00:00.000Z)")
     expect(listed).not.toContain("next due 2026-12-01")
+  })
+
+  it("list, due and status say when it is next due as show does: the window after the active run's", async () => {
+    const dir = tempWorkdir("dossier-surface-")
+    await mon(dir, "create-subscription", literature("lit"), "2026-11-30T10:00:00Z")
+    await mon(dir, "create-due-run", { subscriptionId: "lit" }, "2026-12-10T12:00:00Z")
+    const shown = run(dir, ["monitor", "show", "--subscription", "lit", "--json"]).json
+    // Windows start on 12-01, 12-08, 12-15: the run covers 12-08, so the next is 12-15.
+    expect(shown.nextWindowAt).toBe("2026-12-15T08:00:00.000Z")
+    const said = "active run lit.w1 (due since 2026-12-01T08:00:00.000Z); next window after it 2026-12-15T08:00:00.000Z"
+    expect(run(dir, ["monitor", "show", "--subscription", "lit"]).stdout).toContain(said)
+    expect(run(dir, ["monitor", "list"]).stdout).toContain(said)
+    const now = ["--now", "2026-12-11T00:00:00Z"]
+    const due = run(dir, ["monitor", "due", ...now]).stdout
+    expect(due).toContain(said)
+    expect(due).not.toMatch(/next 2026-12-01/)
+    const listed = run(dir, ["monitor", "list", "--json"]).json.subscriptions[0]
+    expect(listed).toMatchObject({ nextDueAt: shown.subscription.nextDueAt, nextWindowAt: shown.nextWindowAt })
+    const dueJson = run(dir, ["monitor", "due", ...now, "--json"]).json.subscriptions[0]
+    expect(dueJson).toMatchObject({ due: false, nextWindowAt: shown.nextWindowAt, activeRunId: "lit.w1" })
+    // status does not call it due: it names the run to resume, and nothing due.
+    const status = run(dir, ["status", ...now]).stdout
+    expect(status).toContain("0 due, 1 active run(s)")
+    expect(status).toContain("run lit.w1 is planned: resume it")
+    expect(status).not.toContain("due since")
   })
 })
 

@@ -141,6 +141,14 @@ describe.skipIf(!sandboxWorks)("exec: the human report names every file of the e
     expect(r.stdout.split("\n")).toContain(line)
     expect(r.stdout).toContain("stdout 4 bytes, stderr 4 bytes.")
     for (const f of files) expect(fs.statSync(path.join(dir, f)).isFile(), f).toBe(true)
+    // What is left of the grant after the run, in grant show's words and figures.
+    const left = runCli(["grant", "show", "--grant", "g1", "--workdir", dir]).stdout.split("\n")
+      .find((l) => l.startsWith("  left: "))
+    expect(left, "grant show's left line").toBeDefined()
+    expect(r.stdout.split("\n")).toContain(
+      `  grant g1 (active), left after this run: ${left!.slice("  left: ".length)}`
+    )
+    expect(left).toMatch(/^ {2}left: runs \d+, wallSeconds [\d.]+, cpuSeconds [\d.]+, memoryMiB \d+, outputMiB [\d.]+$/)
     const shown = runCli(["exec", "show", "--execution", id!, "--workdir", dir])
     expect(shown.code, shown.stderr).toBe(0)
     expect(shown.stdout.split("\n")).toContain(line)
@@ -196,6 +204,9 @@ describe.skipIf(!sandboxWorks)("grant show and exec: the human report says what 
     expect(r.stdout.split("\n")).toContain(
       "  2 entry(ies) not kept as outputs (not regular files, never followed or read): research/exp/runs/r1/fifo (other), research/exp/runs/r1/link (symlink)"
     )
+    // The run's own report says the grant is spent, and what ran out.
+    expect(r.stdout).toMatch(/^ {2}grant g1 \(exhausted\), left after this run: runs 0, /m)
+    expect(r.stdout.split("\n")).toContain("  exhausted: no runs left; nothing runs under it")
     const shown = runCli(["grant", "show", "--grant", "g1", "--workdir", dir])
     expect(shown.stdout.split("\n")).toContain("  exhausted: no runs left; nothing runs under it")
   })

@@ -354,6 +354,13 @@ describe("dossier mcp (official SDK client)", () => {
     )
     await refused("plan_start", { input: { ...start, expectedRevision: 1 } }, "UsageError")
     expect((await refused("monitor_due", { now: "yesterday" }, "UsageError")).message).toContain("now")
+    // An empty positional is an empty value, as `ingest ""` is on the command line: at the argument.
+    expect((await refused("ingest", { url: "" }, "UsageError")).message).toBe(
+      "argument 'url': the value is empty; give a url"
+    )
+    expect((await refused("schema", { name: "" }, "UsageError")).message).toBe(
+      "argument 'name': the value is empty; give a value"
+    )
     const invalid = await refused("plan_start", { input: { goal: "" } }, "InvalidInput")
     expect(invalid.issues.map((i: any) => i.path)).toEqual(expect.arrayContaining(["limits", "nextAction"]))
     await refused("journal_inspect", { study: "Bad Id" }, "InvalidInput")

@@ -14,6 +14,7 @@ import {
   latestWindow,
   newRun,
   newSubscription,
+  nextWindowAt,
   type Outcome,
   OutcomeLabel,
   receiptDigestOf,
@@ -138,6 +139,51 @@ describe("monitor domain", () => {
       assert.isTrue(windowStart(sub, after.nextWindowIndex - 1) <= ended.getTime())
       assert.strictEqual(due, windowStart(sub, after.nextWindowIndex))
       assert.isNull(after.activeRunId)
+    }
+  )
+
+  it.prop(
+    "when it is next due: nextDueAt without an active run; with one, the window after the run's, which is when it is due again once the run ends in its window",
+    [
+      fc.integer({ min: 0, max: 300 }),
+      fc.integer({ min: 0, max: 300 }),
+      fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true }),
+      fc.integer({ min: 0, max: 40 * 86_400_000 })
+    ],
+    ([first, extra, into, late]) => {
+      // Due since window `first`; the run is created in window `first + extra` (coalescing the rest).
+      const due = { ...sub, nextWindowIndex: first, nextDueAt: new Date(windowStart(sub, first)).toISOString() }
+      assert.strictEqual(nextWindowAt(due), due.nextDueAt)
+      const k = first + extra
+      const start = windowStart(sub, k)
+      const now = new Date(start + Math.floor(into * (windowStart(sub, k + 1) - start)))
+      const run = newRun(due, latestWindow(due, now), now)
+      assert.strictEqual(run.windowIndex, k)
+      const withRun = { ...due, activeRunId: run.id, lastRunId: run.id }
+      const next = Date.parse(nextWindowAt(withRun))
+      assert.strictEqual(next, windowStart(sub, k + 1))
+      assert.isTrue(next > Date.parse(run.windowStart))
+      // Ended before the next window starts: due again exactly then; ended later: not before it.
+      const ended = new Date(Math.min(now.getTime() + late, next - 1))
+      assert.strictEqual(afterRunEnded(withRun, ended).nextDueAt, nextWindowAt(withRun))
+      assert.isTrue(Date.parse(afterRunEnded(withRun, new Date(now.getTime() + late)).nextDueAt) >= next)
+    }
+  )
+
+  it.prop(
+    "when it is next due, with a run of an earlier grid active: the first window of the new grid, after the edit",
+    [fc.integer({ min: 0, max: 100 }), fc.integer({ min: 0, max: 400 * 86_400_000 })],
+    ([k, later]) => {
+      const now = new Date(windowStart(sub, k))
+      const run = newRun(sub, latestWindow(sub, now), now)
+      const edited = updateSubscription(
+        { ...sub, activeRunId: run.id },
+        { cadence: { every: 1, unit: "week" } },
+        new Date(now.getTime() + later)
+      ).record
+      assert.strictEqual(edited.gridVersion, 2)
+      assert.strictEqual(nextWindowAt(edited), edited.nextDueAt)
+      assert.isTrue(Date.parse(nextWindowAt(edited)) > now.getTime() + later)
     }
   )
 

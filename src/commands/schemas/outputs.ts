@@ -81,7 +81,9 @@ export const outputSchemas = (): Record<string, Schema.Schema.Any> => ({
   }),
   "monitor-list-output": Schema.Struct({
     ok: Ok,
-    subscriptions: Rows("id, status, kind, target, nextDueAt, activeRunId, revision (creation order)."),
+    subscriptions: Rows(
+      "id, status, kind, target, nextDueAt, nextWindowAt (when it is next due: with an active run, the window after the run's), activeRunId, revision (creation order)."
+    ),
     runs: Rows("id, subscriptionId, status, revision, windowStart (creation order).")
   }),
   "source-follow-output": Schema.Struct({
