@@ -89,7 +89,7 @@ describe("dossier schema, built with the project", () => {
   })
 
   it("refuses a name it does not know, an inherited property's name too, with UsageError (exit 2) as live", () => {
-    const unknown = ["nope", "toString", "__proto__", "constructor", "hasOwnProperty", "Plan-Start", ""]
+    const unknown = ["nope", "toString", "__proto__", "constructor", "hasOwnProperty", "Plan-Start"]
     unknown.forEach((name) => {
       const refusal = live(name)
       expect(Either.isLeft(refusal), name).toBe(true)
@@ -101,6 +101,13 @@ describe("dossier schema, built with the project", () => {
       const r = runCli(["schema", name, "--json"])
       expect(r.code, name).toBe(2)
       expect(r.stdout, name).toBe(`${JSON.stringify({ ok: false, error: envelopeOf(error) })}\n`)
+    })
+    // An empty name is an empty value, as every empty positional is, before any name is looked up.
+    const empty = runCli(["schema", "", "--json"])
+    expect(empty.code).toBe(2)
+    expect(JSON.parse(empty.stdout).error).toMatchObject({
+      _tag: "UsageError",
+      message: "<name>: the value is empty; give a value"
     })
   })
 })

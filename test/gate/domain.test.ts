@@ -1,3 +1,10 @@
+/**
+ * The gate's pure core: quote verification, the closure rule, routing and state updates, the
+ * descriptor's comment limits, the round ceiling and input refusals.
+ *
+ * Over 400 lines: one file for src/domain/Gate.ts, as each area's domain module has one; its
+ * sections share the fixtures and generators at the top.
+ */
 import { describe, expect, it } from "@effect/vitest"
 import * as Either from "effect/Either"
 import * as fc from "effect/FastCheck"
