@@ -6,11 +6,14 @@
  *   `PGPASSWORD` or in a password file, appears in no answer (`--json`, human, with
  *   `DOSSIER_DEBUG=1`), no error (a wrong password, an unreachable host, a missing database, a TLS
  *   failure, each malformed URL), no file of the folder, and no MCP answer, tool or resource;
+ * - a writer that waits out the lock wait behind another session holding the shared dossier's lock
+ *   answers `LockTimeout` naming that dossier, not this folder's lock;
  * - `dossier mcp` answers `StoreUnavailable` while the server is down and serves again once it is
  *   back, and after its connections are ended by `pg_terminate_backend`, without a restart.
  */
 import * as fs from "node:fs"
 import * as path from "node:path"
+import * as Pg from "pg"
 import { describe, expect, it } from "vitest"
 import { connect } from "../mcp/support.js"
 import { type CliResult, putInput, runCli, tempWorkdir } from "../support/cli.js"
@@ -153,6 +156,34 @@ describe.skipIf(!pgAvailable)("an operator's checks of a shared store", () => {
       )
       for (const f of [...files(dir), ...files(exported)]) {
         expect(leaks(fs.readFileSync(f, "latin1")), f).toEqual([])
+      }
+
+      // Another session holds the shared dossier's lock past the lock wait: LockTimeout names the
+      // shared dossier, not this folder's lock (which no process here holds).
+      const holder = new Pg.Client({ connectionString: db.url })
+      await holder.connect()
+      try {
+        await holder.query("SELECT pg_advisory_lock(hashtextextended('dossier:op', 0))")
+        const waited = runCli([
+          "plan",
+          "checkpoint",
+          "--input",
+          putInput(dir, "held.json", { completedSteps: [{ id: "h1", summary: "held" }], nextAction: "n" }),
+          "--expected",
+          "1",
+          "--workdir",
+          dir,
+          "--json"
+        ], { env })
+        expect(waited.json?.error, waited.stdout + waited.stderr).toMatchObject({
+          _tag: "LockTimeout",
+          retryable: true,
+          dossier: "op"
+        })
+        expect(waited.json.error.message).toContain("the shared dossier 'op'")
+        expect(waited.json.error.message).not.toContain("work folder")
+      } finally {
+        await holder.end()
       }
 
       // MCP: answers, tools and resources; then the server stopped, started, its connections ended.
