@@ -35,7 +35,8 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
   LockTimeout: {
     retryable: true,
     area: "common",
-    hint: "Another dossier process is writing this work folder; retry in a moment."
+    hint:
+      "Another dossier process is writing this work folder, or (`dossier` set) another writer the shared dossier; retry in a moment."
   },
   StaleRevision: {
     retryable: false,

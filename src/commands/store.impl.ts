@@ -59,8 +59,9 @@ const over = (command: string) =>
   url: string,
   dossier: string,
   mode: "read" | "write",
-  f: Parameters<typeof withStore<A, E>>[3]
-) => Effect.mapError(withStore(url, dossier, mode, f), refusedByServer(command, dossier))
+  f: Parameters<typeof withStore<A, E>>[3],
+  options: Parameters<typeof withStore<A, E>>[4] = {}
+) => Effect.mapError(withStore(url, dossier, mode, f, options), refusedByServer(command, dossier))
 
 const reportText = (r: TransferReport) =>
   [
@@ -164,12 +165,18 @@ const bindLocked = (parsed: StoreUrl, dossier: string) =>
     const here = yield* folderSideHere
     if (Option.isSome(existing)) {
       if (existing.value.url === binding.url && existing.value.dossier === dossier) {
-        // Bound already (perhaps by a bind stopped during its pull): the view brought up to the store.
-        const report = yield* over("init")(parsed.connect, dossier, "read", (store) =>
-          pullInto(store, files, here).pipe(
-            Effect.catchTag("TransferDivergence", (d) => Effect.fail(viewConflict(dossier, d)))
-          ))
-        return { ...binding, imported: false, pulled: broughtAny(report) } satisfies Bound
+        // Bound already (perhaps by a bind stopped during its pull): the view brought up to the
+        // store, as a reader; a store without this version's schema (a new database named by the
+        // same URL, an older schema) is created or migrated first, as the first bind did.
+        const refresh = (mode: "read" | "write") =>
+          over("init")(parsed.connect, dossier, mode, (store) =>
+            store.schemaCurrent
+              ? pullInto(store, files, here).pipe(
+                Effect.catchTag("TransferDivergence", (d) => Effect.fail(viewConflict(dossier, d)))
+              )
+              : Effect.succeed(null), { anySchema: true })
+        const report = (yield* refresh("read")) ?? (yield* refresh("write"))
+        return { ...binding, imported: false, pulled: report !== null && broughtAny(report) } satisfies Bound
       }
       // The command line is well-formed: the folder's binding refuses it (export, then bind the copy).
       return yield* new BindingRefused({ command: "init", dossier: existing.value.dossier, reason: "bound-elsewhere" })
@@ -248,7 +255,7 @@ export const status = (o: { readonly workdir: string }) =>
         return { bound: false, store: null }
       }
       const b = binding.value
-      const state = yield* over("store status")(b.url, b.dossier, "read", stateOf)
+      const state = yield* over("store status")(b.url, b.dossier, "read", stateOf, { anySchema: true })
       return {
         bound: true,
         store: {

@@ -30,10 +30,17 @@ export class IoError extends Schema.TaggedError<IoError>()("IoError", {
 }
 
 export class LockTimeout extends Schema.TaggedError<LockTimeout>()("LockTimeout", {
-  waitedMs: Schema.Number
+  waitedMs: Schema.Number,
+  /**
+   * The shared dossier whose writer (a command on any host, or a session holding a lock on its
+   * rows) held on, in a folder bound to a store (docs/store.md); absent in a plain folder.
+   */
+  dossier: Schema.optional(Schema.String)
 }) {
   override get message() {
-    return `Another dossier process holds the work folder's lock; gave up after ${this.waitedMs} ms.`
+    return this.dossier === undefined
+      ? `Another dossier process holds the work folder's lock; gave up after ${this.waitedMs} ms.`
+      : `Another writer holds the shared dossier '${this.dossier}' (a command on any host, or a session locking its rows); gave up after ${this.waitedMs} ms.`
   }
 }
 

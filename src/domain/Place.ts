@@ -7,8 +7,12 @@
 export const placeOf = (dossier: string | undefined): string =>
   dossier === undefined ? "this work folder" : `the shared dossier '${dossier}'`
 
-/** The refusals that name where a record was looked up (`dossier`, set in a bound folder). */
+/**
+ * The refusals that name where a record was looked up (`dossier`, set in a bound folder), and
+ * `LockTimeout`, which names the shared dossier whose writer it waited for (not this folder's lock).
+ */
 export const PLACED_REFUSALS: ReadonlySet<string> = new Set([
+  "LockTimeout",
   "StudyNotFound",
   "GrantNotFound",
   "ExecutionNotFound",

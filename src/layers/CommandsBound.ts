@@ -12,7 +12,7 @@
  * first), so an unbound folder's commands never load the PostgreSQL driver.
  */
 import * as Layer from "effect/Layer"
-import { BoundBase } from "./bound/BoundBase.js"
+import { BoundBase, type StoreMode } from "./bound/BoundBase.js"
 import { ExecStoresOverStore, GrantsOverStore } from "./bound/grant.bound.js"
 import type { CommandServices } from "./CommandsLive.js"
 import { postgresServices } from "./DossierPostgres.js"
@@ -33,13 +33,17 @@ const execServices = ExecLive.pipe(
   Layer.provideMerge(SandboxBwrap)
 )
 
-/** Every command's services over the shared dossier the folder `dir` is bound to. */
-export const CommandsBound = (dir: string) => {
+/**
+ * Every command's services over the shared dossier the folder `dir` is bound to. A server that
+ * serves writing tools connects as a writer; one that offers only reading tools (`dossier mcp
+ * --read-only`) as a reader, which sends no write (it works under a role with SELECT only, and a
+ * dossier the store does not hold yet reads as an empty one instead of being created).
+ */
+export const CommandsBound = (dir: string, mode: StoreMode = "write") => {
   // Sources read a file this folder lacks or holds otherwise from the store's bytes.
   const services = Layer.merge(SourcesLive.pipe(Layer.provide(HeldContentPostgres)), execServices).pipe(
     Layer.provideMerge(postgresServices),
-    // The MCP server serves writing tools too: a writer.
-    Layer.provideMerge(BoundBase(dir, "write"))
+    Layer.provideMerge(BoundBase(dir, mode))
   )
   // Every service an unbound folder's commands get, and nothing left to provide.
   const checked: Layer.Layer<CommandServices | PgStore, Layer.Layer.Error<typeof services>> = services

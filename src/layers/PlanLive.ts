@@ -8,7 +8,7 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { checkOptionalNow, validateWith } from "../domain/Decode.js"
-import { InvalidInput, StaleRevision } from "../domain/Errors.js"
+import { InvalidInput, type LockTimeout, StaleRevision } from "../domain/Errors.js"
 import { optionsObject } from "../domain/Options.js"
 import { PlanCheckpointInput, type PlanDocument, type PlanInspectOutput, PlanStartInput } from "../domain/Plan.js"
 import { CompletionRefused, GoalConflict, NoPlan } from "../domain/PlanErrors.js"
@@ -28,9 +28,10 @@ import {
   unregisteredDependency,
   verify
 } from "../domain/PlanRules.js"
+import type { StoreUnavailable } from "../domain/StoreErrors.js"
 import { Lock } from "../services/Lock.js"
 import { Plan, type PlanShape } from "../services/Plan.js"
-import { PLAN_KEY, type PlanRecord, PlanStore } from "../services/ports/PlanStore.js"
+import { PLAN_KEY, type PlanRecord, PlanStore, type PlanStoreError } from "../services/ports/PlanStore.js"
 import type { Versioned } from "../services/Store.js"
 import { dateOr } from "./Now.js"
 import { spanned } from "./Spans.js"
@@ -154,30 +155,51 @@ export const makePlanLive = Effect.gen(function*() {
     )
 
   /**
+   * A look before the lock that found the store out of reach, or waited its whole bound for
+   * another writer (a shared store: `StoreUnavailable`, `LockTimeout`), is the command's answer:
+   * going on would wait the same bound again under the lock, so the command would answer after
+   * twice its bound (a `LockTimeout` that says it waited 10 s after 20), the first wait outside
+   * the command's deadline. Any other failure of the look (a plan that does not decode) is left
+   * to the read under the lock, which answers it.
+   */
+  const unanswered = (e: PlanStoreError): e is StoreUnavailable | LockTimeout =>
+    e._tag === "StoreUnavailable" || e._tag === "LockTimeout"
+
+  /**
    * No plan is refused before the lock too, so a checkpoint in a folder without one creates
    * nothing (not even the lock file). Sound because a plan only appears through `start`'s one
    * write; the plan is read again under the lock.
    */
-  const noPlanFirst = <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E | NoPlan, R> =>
+  const noPlanFirst = <A, E, R>(
+    self: Effect.Effect<A, E, R>
+  ): Effect.Effect<A, E | NoPlan | StoreUnavailable | LockTimeout, R> =>
     Effect.flatMap(
       Effect.either(current),
-      (got): Effect.Effect<A, E | NoPlan, R> =>
-        Either.isRight(got) && Option.isNone(got.right) ? Effect.fail(new NoPlan()) : self
+      (got): Effect.Effect<A, E | NoPlan | StoreUnavailable | LockTimeout, R> =>
+        Either.isRight(got) && Option.isNone(got.right)
+          ? Effect.fail(new NoPlan())
+          : Either.isLeft(got) && unanswered(got.left)
+          ? Effect.fail(got.left)
+          : self
     )
 
   /**
    * A goal replacement (a revision named) with no plan is refused before the lock as well:
    * StaleRevision (actual 0) creates nothing, not even the lock file. Sound for the same reason.
    */
-  const replacedPlanFirst =
-    (expected: number | undefined) => <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E | StaleRevision, R> =>
-      expected === undefined ? self : Effect.flatMap(
-        Effect.either(current),
-        (got): Effect.Effect<A, E | StaleRevision, R> =>
-          Either.isRight(got) && Option.isNone(got.right)
-            ? Effect.fail(new StaleRevision({ expected, actual: 0 }))
-            : self
-      )
+  const replacedPlanFirst = (expected: number | undefined) =>
+  <A, E, R>(
+    self: Effect.Effect<A, E, R>
+  ): Effect.Effect<A, E | StaleRevision | StoreUnavailable | LockTimeout, R> =>
+    expected === undefined ? self : Effect.flatMap(
+      Effect.either(current),
+      (got): Effect.Effect<A, E | StaleRevision | StoreUnavailable | LockTimeout, R> =>
+        Either.isRight(got) && Option.isNone(got.right)
+          ? Effect.fail(new StaleRevision({ expected, actual: 0 }))
+          : Either.isLeft(got) && unanswered(got.left)
+          ? Effect.fail(got.left)
+          : self
+    )
 
   const checkpoint = (
     input: PlanCheckpointInput,

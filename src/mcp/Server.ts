@@ -53,7 +53,7 @@ import {
 } from "./JsonRpcGuard.js"
 import { LineReader } from "./Lines.js"
 import { resourceHandlers } from "./Resources.js"
-import { refusalResult, toolCatalogue, type ToolSelection } from "./Tools.js"
+import { offersWrites, refusalResult, toolCatalogue, type ToolSelection } from "./Tools.js"
 
 /** After stdin closes, answers to requests already read are awaited at most this long. */
 export const DRAIN_MS = 10_000
@@ -199,7 +199,9 @@ export const serve = (options: ServeOptions): Effect.Effect<void, CommandFailure
           const boundCommands = yield* Effect.promise(() => import("../commands/Bound.js"))
           const { CommandsBound } = yield* Effect.promise(() => import("../layers/CommandsBound.js"))
           const context = yield* Layer.buildWithScope(
-            boundCommands.refusedConnecting(options.dir, ["mcp"])(CommandsBound(options.dir)),
+            boundCommands.refusedConnecting(options.dir, ["mcp"])(
+              CommandsBound(options.dir, offersWrites(options.select) ? "write" : "read")
+            ),
             scope
           )
           services = context

@@ -238,6 +238,22 @@ const call =
 /** The `schema` tool is always offered: the whole schemas the tool list only sketches are there. */
 const ALWAYS = new Set(["schema"])
 
+/** Whether `select` keeps the tool `name` (whose hints are `hints`). */
+const offered = (name: string, hints: ToolHints, select: ToolSelection): boolean =>
+  ALWAYS.has(name) ||
+  ((select.readOnly !== true || hints.readOnly) &&
+    (select.areas === undefined || select.areas.includes(toolArea(name))))
+
+/**
+ * Whether a server offering `select` offers a tool that may write. One that does not (`dossier
+ * mcp --read-only`, or areas whose tools all read) connects to a shared store as a reader, as
+ * the CLI's read-only commands do: it sends no write (docs/store.md, "A read-only role").
+ */
+export const offersWrites = (
+  select: ToolSelection = {},
+  hints: Readonly<Record<string, ToolHints>> = TOOL_HINTS
+): boolean => Object.entries(hints).some(([name, h]) => !h.readOnly && offered(name, h, select))
+
 /** Every command of the table as a tool (those `select` keeps), and how to run one. */
 export const toolCatalogue = (options: ToolsOptions): ToolCatalogue => {
   const hintsOf = options.hints ?? TOOL_HINTS
@@ -248,11 +264,7 @@ export const toolCatalogue = (options: ToolsOptions): ToolCatalogue => {
       const name = toolName(spec, mode)
       const hints = hintsOf[name]
       if (hints === undefined) throw new Error(`the tool ${name} has no hints (src/commands/ToolHints.ts)`)
-      const select = options.select ?? {}
-      if (!ALWAYS.has(name)) {
-        if (select.readOnly === true && !hints.readOnly) continue
-        if (select.areas !== undefined && !select.areas.includes(toolArea(name))) continue
-      }
+      if (!offered(name, hints, options.select ?? {})) continue
       const args = toolArguments(spec, options.schemas, mode, hints.required)
       tools.push({
         name,

@@ -19,12 +19,9 @@ import { readBinding } from "../BindingFile.js"
 import { EvidenceKeyLive } from "../EvidenceKeyLive.js"
 import { FileStoreLive } from "../FileStoreLive.js"
 import { PgLockLayer } from "../postgres/PgLock.js"
+import { SCHEMA_NOT_CURRENT } from "../postgres/PgSchema.js"
 import { PgStore, PgStoreLayer } from "../postgres/PgStore.js"
 import type { TransferReport } from "../StoreTransfer.js"
-
-/** A reader never creates or migrates the schema (it sends no write); a writing command does. */
-const SCHEMA_NOT_CURRENT =
-  "the store does not hold this version's schema yet (none, or an older one); a writing command (or `dossier init --store`) creates or migrates it"
 
 const NOT_BOUND = "this folder is not bound to a shared store; `dossier init --store <url> --dossier <text>` binds it"
 

@@ -22,6 +22,13 @@ import { StoreTooNew } from "../../domain/StoreErrors.js"
 /** The schema version this binary writes and reads. */
 export const SCHEMA_VERSION = 1
 
+/**
+ * Why a reader (a read-only command, `pull`, `export` of a bound folder) refuses a store that does
+ * not hold this version's schema: it creates or migrates nothing (it sends no write).
+ */
+export const SCHEMA_NOT_CURRENT =
+  "the store does not hold this version's schema yet (none, or an older one); a writing command (or `dossier init --store`) creates or migrates it"
+
 /** The advisory lock key of schema migration (any constant; dossiers take hashed keys). */
 const MIGRATION_LOCK = 0x646f7373 // "doss"
 
