@@ -73,14 +73,19 @@ describe("dossier ingest (built CLI)", () => {
     const bad = runCli(["ingest", "http://[::1/", "--workdir", dir, "--json"])
     expect(bad.code).toBe(1)
     expect(bad.json.error._tag).toBe("InvalidUrl")
-    // An empty URL (`ingest "$URL"` with the variable unset) is unparseable like a blank one, with
-    // or without --dry-run: one tag for one mistake.
-    for (const url of ["", " "]) {
-      for (const extra of [[], ["--dry-run"]]) {
-        const r = runCli(["ingest", url, ...extra, "--workdir", dir, "--json"])
-        expect(r.code, `${JSON.stringify(url)} ${extra.join(" ")}`).toBe(1)
-        expect(r.json.error, `${JSON.stringify(url)} ${extra.join(" ")}`).toMatchObject({ _tag: "InvalidUrl", url })
-      }
+    // An empty URL (`ingest "$URL"` with the variable unset) is an empty value, a usage error as
+    // every empty flag value and positional is; a blank one is a URL that does not parse. Either
+    // way with or without --dry-run.
+    for (const extra of [[], ["--dry-run"]]) {
+      const empty = runCli(["ingest", "", ...extra, "--workdir", dir, "--json"])
+      expect(empty.code, `"" ${extra.join(" ")}`).toBe(2)
+      expect(empty.json.error, `"" ${extra.join(" ")}`).toMatchObject({
+        _tag: "UsageError",
+        message: "<url>: the value is empty; give a url"
+      })
+      const blank = runCli(["ingest", " ", ...extra, "--workdir", dir, "--json"])
+      expect(blank.code, `" " ${extra.join(" ")}`).toBe(1)
+      expect(blank.json.error, `" " ${extra.join(" ")}`).toMatchObject({ _tag: "InvalidUrl", url: " " })
     }
     expect(fs.readdirSync(dir)).toEqual([])
   })
