@@ -129,6 +129,16 @@ export const ExecLive = Layer.effect(
     const key = yield* EvidenceKey
     const xs = makeExecRecords(yield* GrantStore, executions, key, tree.clearSetIds)
 
+    /** The first grant of `chain` (a grant and its ancestors) whose events say it was revoked, or null; an unreadable list counts as none. */
+    const revokedIn = (chain: ReadonlyArray<string>) =>
+      Effect.gen(function*() {
+        for (const g of chain) {
+          const events = yield* Effect.either(xs.grantEvents(g))
+          if (Either.isRight(events) && isRevoked(events.right)) return g
+        }
+        return null
+      })
+
     const rootsOf = (g: StoredGrant): ReadonlyArray<RootIdentity> => [...g.inputs, g.work]
 
     /** The first root that is no longer the directory granted (replaced, moved, now a link). */
@@ -357,13 +367,11 @@ export const ExecLive = Layer.effect(
                 // while the sandbox was being set up ran nothing, and the answer is the grant's
                 // state (retrying cannot help), not a sandbox to try again.
                 const failed = Cause.failureOption(ended.cause)
-                if (Option.isSome(failed) && failed.value._tag === "SandboxUnavailable") {
-                  for (const g of st.chain) {
-                    const events = yield* Effect.either(xs.grantEvents(g))
-                    if (Either.isRight(events) && isRevoked(events.right)) {
-                      return yield* new GrantInactive({ grantId, state: "revoked" })
-                    }
-                  }
+                if (
+                  Option.isSome(failed) && failed.value._tag === "SandboxUnavailable" &&
+                  (yield* revokedIn(st.chain)) !== null
+                ) {
+                  return yield* new GrantInactive({ grantId, state: "revoked" })
                 }
                 return yield* Effect.failCause(ended.cause)
               }
@@ -519,14 +527,11 @@ export const ExecLive = Layer.effect(
         if (
           killed === null && outcome.stopped === null && (outcome.signal !== null || (outcome.exitCode ?? 0) >= 128)
         ) {
-          for (const g of st.chain) {
-            const events = yield* Effect.either(xs.grantEvents(g))
-            if (Either.isRight(events) && isRevoked(events.right)) {
-              killed = {
-                reason: "revoked",
-                detail: g === grantId ? `grant '${g}' was revoked` : `ancestor grant '${g}' was revoked`
-              }
-              break
+          const g = yield* revokedIn(st.chain)
+          if (g !== null) {
+            killed = {
+              reason: "revoked",
+              detail: g === grantId ? `grant '${g}' was revoked` : `ancestor grant '${g}' was revoked`
             }
           }
         }
