@@ -12,7 +12,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import { canonicalJson, sha256Hex } from "../domain/Canonical.js"
-import { FileNotFound, type LockTimeout } from "../domain/Errors.js"
+import { FileNotFound } from "../domain/Errors.js"
 import {
   ActiveRunExists,
   BindingMismatch,
@@ -48,14 +48,9 @@ import {
 } from "../domain/MonitorRules.js"
 import type { FinishRunInput, ReportLine, RunRecord, SubscriptionRecord } from "../domain/MonitorSchema.js"
 import { makeFileQuoteMatcher, type QuoteCheck } from "../domain/Quote.js"
-import type { StoreUnavailable } from "../domain/StoreErrors.js"
 import type { MonitorServiceError, MonitorShape } from "../services/Monitor.js"
-import type {
-  MonitorFilesShape,
-  MonitorStoreError,
-  MonitorStoreShape,
-  MonitorWrite
-} from "../services/ports/MonitorStore.js"
+import type { MonitorFilesShape, MonitorStoreShape, MonitorWrite } from "../services/ports/MonitorStore.js"
+import { unansweredLook } from "./LookBeforeLock.js"
 import { checkRevision, inRange, type NowGiven, type RecordAccess, textOf } from "./MonitorRecordAccess.js"
 
 export const makeCommands = (
@@ -77,16 +72,6 @@ export const makeCommands = (
   const putRun = (record: RunRecord, expected: number | null) => commit([{ _tag: "Run", record, expected }])
 
   /**
-   * A look before the lock that found the store out of reach, or waited its whole bound for
-   * another writer (a shared store: `StoreUnavailable`, `LockTimeout`), is the command's answer:
-   * going on would wait the same bound again under the lock (an answer after twice its bound,
-   * the first wait outside the command's deadline). Any other failure of the look (a record that
-   * does not read) is left to the check under the lock.
-   */
-  const unanswered = (e: MonitorStoreError): e is StoreUnavailable | LockTimeout =>
-    e._tag === "StoreUnavailable" || e._tag === "LockTimeout"
-
-  /**
    * A command on a subscription that does not exist is refused before the lock, so a typo
    * creates nothing (not even the lock file). Sound because a subscription record only ever
    * appears through createSubscription's single write, never through a transaction's recovery;
@@ -99,7 +84,7 @@ export const makeCommands = (
       (got) =>
         Either.isRight(got) && Option.isNone(got.right)
           ? Effect.fail(new SubscriptionNotFound({ subscriptionId }))
-          : Either.isLeft(got) && unanswered(got.left)
+          : Either.isLeft(got) && unansweredLook(got.left)
           ? Effect.fail(got.left)
           : locked(self)
     )
@@ -117,7 +102,7 @@ export const makeCommands = (
       (got) =>
         Either.isRight(got) && Option.isNone(got.right[0]) && Option.isNone(got.right[1])
           ? Effect.fail(new RunNotFound({ runId }))
-          : Either.isLeft(got) && unanswered(got.left)
+          : Either.isLeft(got) && unansweredLook(got.left)
           ? Effect.fail(got.left)
           : locked(self)
     )

@@ -31,8 +31,9 @@ import {
 import type { StoreUnavailable } from "../domain/StoreErrors.js"
 import { Lock } from "../services/Lock.js"
 import { Plan, type PlanShape } from "../services/Plan.js"
-import { PLAN_KEY, type PlanRecord, PlanStore, type PlanStoreError } from "../services/ports/PlanStore.js"
+import { PLAN_KEY, type PlanRecord, PlanStore } from "../services/ports/PlanStore.js"
 import type { Versioned } from "../services/Store.js"
+import { unansweredLook } from "./LookBeforeLock.js"
 import { dateOr } from "./Now.js"
 import { spanned } from "./Spans.js"
 
@@ -155,17 +156,6 @@ export const makePlanLive = Effect.gen(function*() {
     )
 
   /**
-   * A look before the lock that found the store out of reach, or waited its whole bound for
-   * another writer (a shared store: `StoreUnavailable`, `LockTimeout`), is the command's answer:
-   * going on would wait the same bound again under the lock, so the command would answer after
-   * twice its bound (a `LockTimeout` that says it waited 10 s after 20), the first wait outside
-   * the command's deadline. Any other failure of the look (a plan that does not decode) is left
-   * to the read under the lock, which answers it.
-   */
-  const unanswered = (e: PlanStoreError): e is StoreUnavailable | LockTimeout =>
-    e._tag === "StoreUnavailable" || e._tag === "LockTimeout"
-
-  /**
    * No plan is refused before the lock too, so a checkpoint in a folder without one creates
    * nothing (not even the lock file). Sound because a plan only appears through `start`'s one
    * write; the plan is read again under the lock.
@@ -178,7 +168,7 @@ export const makePlanLive = Effect.gen(function*() {
       (got): Effect.Effect<A, E | NoPlan | StoreUnavailable | LockTimeout, R> =>
         Either.isRight(got) && Option.isNone(got.right)
           ? Effect.fail(new NoPlan())
-          : Either.isLeft(got) && unanswered(got.left)
+          : Either.isLeft(got) && unansweredLook(got.left)
           ? Effect.fail(got.left)
           : self
     )
@@ -196,7 +186,7 @@ export const makePlanLive = Effect.gen(function*() {
       (got): Effect.Effect<A, E | StaleRevision | StoreUnavailable | LockTimeout, R> =>
         Either.isRight(got) && Option.isNone(got.right)
           ? Effect.fail(new StaleRevision({ expected, actual: 0 }))
-          : Either.isLeft(got) && unanswered(got.left)
+          : Either.isLeft(got) && unansweredLook(got.left)
           ? Effect.fail(got.left)
           : self
     )
