@@ -81,7 +81,7 @@ describe.skipIf(!pgAvailable)("the journal's append through Journal on PostgreSQ
       expect(answer).toEqual(
         Either.right({ study: "s", appended: ["e1", "e2"], skipped: [], head: { seq: 3, id: "e2" } })
       )
-      expect(trace).toEqual(["> BEGIN", "> WITH", "> COMMIT", "< BEGIN", "< WITH", "< COMMIT"])
+      expect(trace).toEqual(["> BEGIN", "> INSERT", "> COMMIT", "< BEGIN", "< INSERT", "< COMMIT"])
       expect(writes.count()).toBe(1)
       // The deadline is a timer of the command, not a fiber of its own.
       expect(forks.started).toBe(0)

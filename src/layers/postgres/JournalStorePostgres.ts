@@ -150,22 +150,23 @@ const INSERT_EVENTS_CLAIMS = `WITH ev AS (${INSERT_ROWS("$2", "$4")} RETURNING p
   SELECT 'e' AS k, position FROM ev UNION ALL SELECT 'c', position FROM cl`
 /**
  * The insert as the region's closing statement (`LockHeld.closing`: the `COMMIT` sent right
- * behind it): the same rows, then the count of those stored checked against `$n`, all of them —
- * else the statement fails (an integer that is not one: SQLSTATE 22P02 with `ROWS_TAKEN` in its
- * message), its rows go with it, and the `COMMIT` behind it is a rollback.
+ * behind it): the same rows without `ON CONFLICT`, so that it stores every row or fails — a row
+ * whose id or position is taken is a unique violation (SQLSTATE 23505 on `dossier.events`), the
+ * statement's rows go with it, and the `COMMIT` behind it is a rollback. (Counting the rows an
+ * `ON CONFLICT DO NOTHING` insert returned, as it did before, cost the server ~0.1 ms more per
+ * append: docs/performance.md, "Shared store".)
  */
-const ROWS_TAKEN = "dossier: a row of the batch could not be stored: "
-const checkedCount = (stored: string, expected: string) =>
-  `SELECT CASE WHEN s.n = ${expected} THEN s.n ELSE ('${ROWS_TAKEN}' || s.n)::int END AS n FROM (SELECT ${stored} AS n) AS s`
-const CLOSING_EVENTS = `WITH ev AS (${INSERT_ROWS("$2", "$4")} RETURNING position)
-  ${checkedCount("(SELECT count(*) FROM ev)", "$5")}`
-const CLOSING_EVENTS_CLAIMS = `WITH ev AS (${INSERT_ROWS("$2", "$4")} RETURNING position),
-  cl AS (${INSERT_ROWS("$5", "$6")} RETURNING position)
-  ${checkedCount("(SELECT count(*) FROM ev) + (SELECT count(*) FROM cl)", "$7")}`
-/** Whether a failure of the closing insert is its check's (a row not stored), not the server's. */
+const STRICT_ROWS = (log: string, rows: string) =>
+  `INSERT INTO dossier.events (dossier, log, stream, position, id, digest, event)
+  SELECT $1, ${log}, $3, t.position, t.id, t.digest, t.event
+  FROM json_to_recordset(${rows}::json) AS t(position integer, id text, digest text, event text)`
+const CLOSING_EVENTS = STRICT_ROWS("$2", "$4")
+// A data-modifying WITH runs to completion whether or not the main statement reads it.
+const CLOSING_EVENTS_CLAIMS = `WITH ev AS (${STRICT_ROWS("$2", "$4")}) ${STRICT_ROWS("$5", "$6")}`
+/** Whether a failure of the closing insert is a row of it not stored (taken), not the server's. */
 const rowsTaken = (e: SqlError): boolean => {
-  const cause = e.cause as { code?: unknown; message?: unknown } | undefined
-  return cause?.code === "22P02" && typeof cause.message === "string" && cause.message.includes(ROWS_TAKEN)
+  const cause = e.cause as { code?: unknown; table?: unknown } | undefined
+  return cause?.code === "23505" && cause.table === "events"
 }
 
 const TAKE_BACK = `WITH ev AS (
@@ -267,7 +268,7 @@ export const makeJournalStorePostgres = (
     claims.length === 0
       ? {
         text: CLOSING_EVENTS,
-        params: [dossier, JOURNAL_LOG, study, JSON.stringify(events), events.length],
+        params: [dossier, JOURNAL_LOG, study, JSON.stringify(events)],
         // Prepared once per connection (the server parses and plans it once).
         name: "dossier-journal-closing-events"
       }
@@ -279,8 +280,7 @@ export const makeJournalStorePostgres = (
           study,
           JSON.stringify(events),
           CLAIMS_LOG,
-          JSON.stringify(claims),
-          events.length + claims.length
+          JSON.stringify(claims)
         ],
         name: "dossier-journal-closing-events-claims"
       }
