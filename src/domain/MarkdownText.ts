@@ -100,16 +100,28 @@ const MAX_KNOWN_REFERENCES = 4096
 const knownReferences = new Map<string, string | null>()
 const SEPARATOR = "\u0001"
 
+/** A numeric reference as CommonMark reads it: the code point, U+FFFD for 0, a surrogate or none. */
+const numericReference = (ref: string): string => {
+  const hex = ref.charCodeAt(2) === 0x78 || ref.charCodeAt(2) === 0x58
+  const code = parseInt(ref.slice(hex ? 3 : 2, -1), hex ? 16 : 10)
+  return code === 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff) ? "\ufffd" : String.fromCodePoint(code)
+}
+
 /**
- * What each character reference names, or null where it names nothing (`&notanentity;`), read in
- * one pass of the HTML reader over all of them: a named reference counts only whole, with its
- * `;` (one that only starts with a legacy name, `&notit;`, decodes in part and is no reference).
+ * What each character reference names, or null where it names nothing (`&notanentity;`): numeric
+ * ones here, named ones in one pass of the HTML reader over all of them (a name counts only
+ * whole, with its `;`: one that only starts with a legacy name, `&notit;`, decodes in part and is
+ * no reference).
  */
 const decodeReferences = (refs: ReadonlyArray<string>): Map<string, string | null> => {
   const out = new Map<string, string | null>()
   const unknown: Array<string> = []
   for (const r of refs) {
     if (out.has(r)) continue
+    if (r.charCodeAt(1) === HASH) {
+      out.set(r, numericReference(r))
+      continue
+    }
     const k = knownReferences.get(r)
     if (k === undefined) unknown.push(r)
     out.set(r, k ?? null)

@@ -106,6 +106,12 @@ describe("quotes against Markdown with HTML and references", () => {
     ) expect(checkQuote(quote, md, "markdown").matched, quote).toBe(false)
   })
 
+  it("a numeric reference is the code point it names (U+FFFD for none), whatever references follow it", () => {
+    expect(visibleText("markdown", "&#1; &amp; &copy; &#128; &#0; &#x110000; &#xD800; &lt;").text).toBe(
+      "\u0001 & © \u0080 \ufffd \ufffd \ufffd <"
+    )
+  })
+
   it("a decoded reference maps to the whole reference", () => {
     const m = visibleText("markdown", "x &copy; y")
     expect(m.text).toBe("x © y")
