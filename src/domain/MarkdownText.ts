@@ -84,7 +84,7 @@ const HTML_BLOCK_NAMES = "address|article|aside|base|basefont|blockquote|body|ca
 const HTML_BLOCK_TAG = new RegExp(`</?(?:${HTML_BLOCK_NAMES})(?:[ \\t>]|/>|\\r?$)`, "imy")
 const RAW_CLOSER = /<\/(?:script|pre|style|textarea)>/i
 /** The tags a browser lays out as a break (block elements, `<br>`): a reader sees whitespace there. */
-const BREAK_TAGS = new Set([...HTML_BLOCK_NAMES.split("|"), "br", "pre", "textarea", "script", "style"])
+const BREAK_TAGS = new Set([...HTML_BLOCK_NAMES.split("|"), "br", "pre"])
 
 const isAlpha = (c: number): boolean => ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a)
 const isAttributeStart = (c: number): boolean => isAlpha(c) || c === UNDERSCORE || c === 0x3a
@@ -151,6 +151,8 @@ interface HtmlBlock {
   readonly closer: Finder | null
   /** Block-quote marks in front of its first line (stripped from the lines after). */
   readonly quotes: number
+  /** In a list item: the columns its text is indented by, which the lines after must be. */
+  readonly indent: number
 }
 
 /** A bracketed text that is a link if its label is defined somewhere in the document. */
@@ -329,7 +331,8 @@ export const markdownVisible = (md: string): MappedText => {
   /**
    * Hides the raw HTML at `i` (a `<`): a comment, processing instruction, declaration or CDATA
    * section (these may run to `far`), or a tag within the line (a `script`/`style` element with
-   * its contents, when it closes by `far`). A block element's tag or `<br>` reads as a space.
+   * its contents, up to its closing tag or the file's end). A block element's tag or `<br>` reads
+   * as a space.
    * Returns the end of what it hid, or -1 when no HTML starts there (`a < b`, `x<y`).
    */
   const markup = (i: number, e: number, far: number): number => {
@@ -360,14 +363,12 @@ export const markdownVisible = (md: string): MappedText => {
     while (to < end && to - from <= 10 && (isAlpha(md.charCodeAt(to)) || isDigit(md.charCodeAt(to)))) to++
     const name = md.slice(from, to).toLowerCase()
     if (BREAK_TAGS.has(name)) mask[i] = AS_SPACE
-    if (c !== SLASH && (name === "script" || name === "style") && md.charCodeAt(end - 2) !== SLASH) {
+    if (c !== SLASH && (name === "script" || name === "style")) {
+      // A browser reads all up to the closing tag (or the end of the file) as the element's contents.
       const close = (name === "script" ? scriptClose : styleClose).next(end)
-      const stop = close < far ? md.indexOf(">", close) + 1 : 0
-      if (stop > 0 && stop <= far) {
-        hide(end, stop)
-        mask[close] = AS_SPACE
-        return stop
-      }
+      const stop = close < n ? md.indexOf(">", close) + 1 : n
+      hide(end, stop)
+      return stop
     }
     return end
   }
@@ -384,6 +385,26 @@ export const markdownVisible = (md: string): MappedText => {
     return end
   }
 
+  /**
+   * Markup that CommonMark does not call HTML but a browser does, in an HTML block (passed to it as
+   * written): an unclosed comment runs to the end of the file; a `<` before a letter, `/`, `!` or
+   * `?` opens a tag (or a bogus comment) up to the next `>`, or to the block's end (the renderer's
+   * next tag closes it). Hidden; returns its end, or -1 (`a < b`).
+   */
+  const looseMarkup = (i: number, e: number): number => {
+    const c = md.charCodeAt(i + 1)
+    let end: number
+    if (md.startsWith("<!--", i)) end = n
+    else if (isAlpha(c) || c === SLASH || c === BANG || c === 0x3f) {
+      const gt = greaterThan.next(i + 1)
+      // The block ends on this line when its closer is here (`html` is then already null).
+      const far = html === null ? e : blankLine.next(i)
+      end = gt < far ? gt + 1 : far
+    } else return -1
+    hide(i, end)
+    return end
+  }
+
   /** One line of an HTML block: tags, comments and hidden contents are markup, references decode. */
   const htmlLine = (s: number, e: number) => {
     let i = s
@@ -394,7 +415,8 @@ export const markdownVisible = (md: string): MappedText => {
         i++
         continue
       }
-      const end = md.charCodeAt(i) === LT ? markup(i, e, n) : reference(i, e)
+      let end = md.charCodeAt(i) === LT ? markup(i, e, n) : reference(i, e)
+      if (end < 0 && md.charCodeAt(i) === LT) end = looseMarkup(i, e)
       if (end > e) {
         carry = end
         return
@@ -530,12 +552,10 @@ export const markdownVisible = (md: string): MappedText => {
         if (i + 1 < e && md.charCodeAt(i + 1) === LBRACKET) {
           // `[text][label]` or `[text][]`: a link if the label is defined, text as written otherwise.
           const close = labelEnd(i + 2, e)
-          if (close >= 0) {
-            if (close > i + 2 || plain) {
-              linkCandidates.push({ open, close: i, end: close + 1, label: close > i + 2 ? i + 2 : -1 })
-            }
-            lastBracket = close
-            i = close + 1
+          // Read on from the label's `[`: should `[label](url)` be a link, `[text]` stays text.
+          if (close >= 0 && (close > i + 2 || plain)) {
+            linkCandidates.push({ open, close: i, end: close + 1, label: close > i + 2 ? i + 2 : -1 })
+            i++
             continue
           }
         }
@@ -648,27 +668,38 @@ export const markdownVisible = (md: string): MappedText => {
   }
 
   /** The HTML block that starts at `k` (a `<`), by CommonMark's start conditions, or null. */
-  const htmlBlockAt = (k: number, end: number, quotes: number, inParagraph: boolean): HtmlBlock | null => {
+  const htmlBlockAt = (
+    k: number,
+    end: number,
+    quotes: number,
+    indent: number,
+    afterText: boolean
+  ): HtmlBlock | null => {
     const at = (re: RegExp) => {
       re.lastIndex = k
       return re.test(md)
     }
-    if (at(HTML_BLOCK_RAW)) return { closer: rawClose, quotes }
-    if (md.startsWith("<!--", k)) return { closer: commentClose, quotes }
-    if (md.startsWith("<?", k)) return { closer: instructionClose, quotes }
-    if (md.startsWith("<![CDATA[", k)) return { closer: cdataClose, quotes }
-    if (md.startsWith("<!", k) && isAlpha(md.charCodeAt(k + 2))) return { closer: greaterThan, quotes }
-    if (at(HTML_BLOCK_TAG)) return { closer: null, quotes }
-    if (inParagraph) return null
+    if (at(HTML_BLOCK_RAW)) return { closer: rawClose, quotes, indent }
+    if (md.startsWith("<!--", k)) return { closer: commentClose, quotes, indent }
+    if (md.startsWith("<?", k)) return { closer: instructionClose, quotes, indent }
+    if (md.startsWith("<![CDATA[", k)) return { closer: cdataClose, quotes, indent }
+    if (md.startsWith("<!", k) && isAlpha(md.charCodeAt(k + 2))) return { closer: greaterThan, quotes, indent }
+    if (at(HTML_BLOCK_TAG)) return { closer: null, quotes, indent }
+    if (afterText) return null
     const t = tagEnd(k, end)
-    return t >= 0 && isBlank(t, end) ? { closer: null, quotes } : null
+    return t >= 0 && isBlank(t, end) ? { closer: null, quotes, indent } : null
   }
 
   let fence: Fence | null = null
   let html: HtmlBlock | null = null
   let previousBlank = true
-  /** Whether the previous line was a paragraph's (a definition or a kind-7 HTML block cannot interrupt one). */
+  /**
+   * What the previous line was: a paragraph's text (a definition cannot interrupt one), or that or
+   * a definition (CommonMark reads definitions out of a paragraph: a kind-7 HTML block cannot
+   * interrupt either).
+   */
   let paragraph = false
+  let afterText = false
   let pos = 0
   while (pos <= n) {
     let eol = md.indexOf("\n", pos)
@@ -692,16 +723,26 @@ export const markdownVisible = (md: string): MappedText => {
     const blank = isBlank(pos, end)
     let k = pos
     let inParagraph = false
+    let definitionLine = false
+    if (html !== null && !blank) {
+      // The block goes on only inside the block quotes and the list item it started in.
+      let q = 0
+      for (; q < html.quotes; q++) {
+        const at = skipSpaces(k, end)
+        if (md.charCodeAt(at) !== GT) break
+        mask[at] = HIDE
+        k = at + 1
+        if (md.charCodeAt(k) === SP) k++
+      }
+      if (q < html.quotes || skipSpaces(k, end) - k < html.indent) {
+        mask.fill(0, pos, k)
+        k = pos
+        html = null
+      }
+    }
     if (html !== null) {
-      if (html.closer === null && blank) html = null
+      if (html.closer === null && isBlank(k, end)) html = null
       else {
-        for (let q = 0; q < html.quotes; q++) {
-          const at = skipSpaces(k, end)
-          if (md.charCodeAt(at) !== GT) break
-          mask[at] = HIDE
-          k = at + 1
-          if (md.charCodeAt(k) === SP) k++
-        }
         if (html.closer !== null && html.closer.next(k) < end) html = null
         htmlLine(k, end)
       }
@@ -732,6 +773,7 @@ export const markdownVisible = (md: string): MappedText => {
       }
       let quotes = 0
       let marker = false
+      let afterQuotes = pos
       for (let containers = 0; containers < MAX_CONTAINERS; containers++) {
         k = skipSpaces(k, end)
         const c = md.charCodeAt(k)
@@ -740,6 +782,7 @@ export const markdownVisible = (md: string): MappedText => {
           k++
           if (md.charCodeAt(k) === SP) k++
           quotes++
+          afterQuotes = k
           continue
         }
         if (k >= tail) {
@@ -784,11 +827,12 @@ export const markdownVisible = (md: string): MappedText => {
       let definitionEnd: number
       if (fence !== null) {
         // The fence's own line is hidden.
-      } else if (c === LT && (block = htmlBlockAt(k, end, quotes, paragraph)) !== null) {
+      } else if (c === LT && (block = htmlBlockAt(k, end, quotes, marker ? k - afterQuotes : 0, afterText)) !== null) {
         html = block.closer !== null && block.closer.next(k) < end ? null : block
         htmlLine(k, end)
       } else if (c === LBRACKET && !paragraph && (definitionEnd = definition(k, end, eol)) >= 0) {
         hide(k, definitionEnd)
+        definitionLine = true
         if (definitionEnd > end) {
           eol = md.indexOf("\n", definitionEnd)
           if (eol < 0) eol = n
@@ -820,11 +864,16 @@ export const markdownVisible = (md: string): MappedText => {
             }
             inline(k + 1, end)
           }
-        } else inline(k, end)
+        } else {
+          // An empty list item is no paragraph: a definition may follow it.
+          if (k >= end) inParagraph = false
+          inline(k, end)
+        }
       }
     }
     previousBlank = blank
     paragraph = inParagraph
+    afterText = inParagraph || definitionLine
     pos = eol + 1
   }
 
@@ -841,6 +890,7 @@ export const markdownVisible = (md: string): MappedText => {
   }
   if (defined.size > 0) {
     for (const r of linkCandidates) {
+      if (r.end > r.close + 1 && mask[r.close + 1] !== 0) continue
       if (!defined.has(labelKey(r.label < 0 ? md.slice(r.open + 1, r.close) : md.slice(r.label, r.end - 1)))) continue
       mask[r.open] = HIDE
       if (r.open > 0 && md.charCodeAt(r.open - 1) === BANG && mask[r.open - 1] === 0) mask[r.open - 1] = HIDE

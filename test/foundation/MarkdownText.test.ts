@@ -40,7 +40,13 @@ describe("the text a reader sees in Markdown: raw HTML", () => {
     ["<section>\n<p>one</p><p>two</p>\n</section>", "one two"],
     ["> <div>\n> quoted html\n> </div>", "quoted html"],
     ["<custom-tag>\ntext in a kind 7 block\n</custom-tag>", "text in a kind 7 block"],
-    ["a paragraph\n<custom-tag>\nstill the paragraph", "a paragraph still the paragraph"]
+    ["a paragraph\n<custom-tag>\nstill the paragraph", "a paragraph still the paragraph"],
+    ["> <div>\n> inside\nafter \\& outside", "inside after & outside"],
+    ["- <div>\n  inside\n\\& outside", "inside & outside"],
+    ["[a]: /u\n<custom-el>\n[a]", "a"],
+    ["<div>x<y z\n\nafter", "x after"],
+    ["<div>\n<!-- never closed\n\nmore text", ""],
+    ["before <script> hidden\n\nalso hidden", "before"]
   ])("HTML block %j reads as %j", (md, expected) => {
     expect(seen(md)).toBe(expected)
   })
@@ -57,7 +63,9 @@ describe("the text a reader sees in Markdown: references", () => {
     ["[undefined][nope] and [plain] stay text", "[undefined][nope] and [plain] stay text"],
     ["a paragraph line\n[id]: /not-a-definition", "a paragraph line [id]: /not-a-definition"],
     ["[id]: /x 'title' and more text", "[id]: /x 'title' and more text"],
-    ["[x]: /unbalanced)", "[x]: /unbalanced)"]
+    ["[x]: /unbalanced)", "[x]: /unbalanced)"],
+    ["[a][x](/u) is text, then a link", "[a]x is text, then a link"],
+    ["-\n[a]: /u\n\nsee [a]", "see a"]
   ])("%j reads as %j", (md, expected) => {
     expect(seen(md)).toBe(expected)
   })
@@ -137,7 +145,10 @@ describe("quotes against Markdown with HTML and references", () => {
       "[a]".repeat(n) + "\n\n[a]: /x",
       "[".repeat(n) + "]".repeat(n) + "\n\n[a]: /x",
       "[a][".repeat(n),
-      "[a]: <".repeat(n)
+      "[a]: <".repeat(n),
+      "<div>\n" + "<a ".repeat(n),
+      "<div>\n" + "x<y\n".repeat(n),
+      "<div>\n" + "<a>\n\n<div>".repeat(n)
     ]
     for (const s of hostile) {
       const t = performance.now()
