@@ -115,7 +115,9 @@ if (a) {
       "a path C:\\*.txt and <https://x.example/> as text",
       "a page that shows <!-- this --> and </div> and <br/> as text",
       "references shown as written: &amp; and &#233; and &copy; here",
-      "an address <me@example.org> and <?php ?> shown as text"
+      "an address <me@example.org> and <?php ?> shown as text",
+      "[1]: https://x.example/notes",
+      "see [1] for the notes on this page"
     ]
     const md = htmlToMarkdown(
       `<div>${paragraphs.map((p) => `<p>${p.replace(/&/g, "&amp;").replace(/</g, "&lt;")}</p>`).join("")}</div>`,

@@ -33,8 +33,12 @@ const mayStartSyntax = (c: number): boolean =>
   (c >= 48 && c <= 57) || c === 45 || c === 42 || c === 43 || c === 35 || c === 62 || c === 124 || c === 61 ||
   c === 96 || c === 126 || c === 95
 
-/** A line with a leading backslash escape where its start would read as syntax (`1\. …`, `\- …`). */
+/** A line that would read as a link reference definition (`[1]: https://…`): hidden, and `[1]` a link. */
+const DEFINITION_START = /^\[(?:[^\\\]]|\\.)+\]:/
+
+/** A line with a leading backslash escape where its start would read as syntax (`1\. …`, `\- …`, `\[1]: …`). */
 export const escapeLineStart = (line: string): string => {
+  if (line.charCodeAt(0) === 91 && DEFINITION_START.test(line)) return `\\${line}`
   if (!mayStartSyntax(line.charCodeAt(0)) || !LINE_SYNTAX.test(line)) return line
   let i = 0
   while (i < line.length && line.charCodeAt(i) >= 48 && line.charCodeAt(i) <= 57) i++
