@@ -618,8 +618,8 @@ export const markdownVisible = (md: string): MappedText => {
   }
 
   /**
-   * A link reference definition at `k` (`[label]: destination "title"`, the title on this line or
-   * the next): its label is noted. Returns where it ends (this line's end, or the next line's when
+   * A link reference definition at `k` (`[label]: destination "title"`, the destination on this
+   * line or the next, the title on the destination's line or the next): its label is noted. Returns where it ends (this line's end, or the next line's when
    * the title is there), or -1 when no definition starts here.
    */
   const definition = (k: number, end: number, eol: number): number => {
@@ -628,7 +628,16 @@ export const markdownVisible = (md: string): MappedText => {
     const key = labelKey(md.slice(k + 1, close))
     if (key === "") return -1
     let p = skipSpaces(close + 2, end)
-    if (p >= end) return -1
+    if (p >= end) {
+      // The destination may start the next line.
+      if (eol >= n) return -1
+      const from = eol + 1
+      eol = md.indexOf("\n", from)
+      if (eol < 0) eol = n
+      end = lineEnd(from, eol)
+      p = skipSpaces(from, end)
+      if (p >= end) return -1
+    }
     if (md.charCodeAt(p) === LT) {
       let q = p + 1
       while (q < end) {

@@ -65,7 +65,9 @@ describe("the text a reader sees in Markdown: references", () => {
     ["[id]: /x 'title' and more text", "[id]: /x 'title' and more text"],
     ["[x]: /unbalanced)", "[x]: /unbalanced)"],
     ["[a][x](/u) is text, then a link", "[a]x is text, then a link"],
-    ["-\n[a]: /u\n\nsee [a]", "see a"]
+    ["-\n[a]: /u\n\nsee [a]", "see a"],
+    ["[foo]:\n/url\n'the title'\n\nsee [foo]", "see foo"],
+    ["[foo]:\n\n[foo]", "[foo]: [foo]"]
   ])("%j reads as %j", (md, expected) => {
     expect(seen(md)).toBe(expected)
   })
