@@ -82,6 +82,18 @@ const HTML_BLOCK_NAMES = "address|article|aside|base|basefont|blockquote|body|ca
   "iframe|legend|li|link|main|menu|menuitem|nav|noframes|ol|optgroup|option|p|param|search|section|summary|table|" +
   "tbody|td|tfoot|th|thead|title|tr|track|ul"
 const HTML_BLOCK_TAG = new RegExp(`</?(?:${HTML_BLOCK_NAMES})(?:[ \\t>]|/>|\\r?$)`, "imy")
+/**
+ * The line break that ends a paragraph: before a blank line, or before a line that starts a block
+ * interrupting it (a heading, a non-empty list item, a fence, a thematic break or setext line, an
+ * HTML block of kinds 1-6), read behind any block-quote marks.
+ */
+const PARAGRAPH_END = new RegExp(
+  "\\n(?=[ \\t]*\\r?(?:\\n|$)|[ \\t]{0,3}(?:>[ \\t]?)*(?:#{1,6}(?:[ \\t]|\\r?$)|[-*+][ \\t]+\\S|1[.)][ \\t]+\\S|" +
+    "`{3}|~{3}|(?:(?:-[ \\t]*){3,}|(?:\\*[ \\t]*){3,}|(?:_[ \\t]*){3,}|=+[ \\t]*)\\r?$|" +
+    "<(?:script|pre|style|textarea)(?:[ \\t>]|\\r?$)|<!--|<\\?|<![A-Za-z]|" +
+    `</?(?:${HTML_BLOCK_NAMES})(?:[ \\t>]|/>|\\r?$)))`,
+  "gim"
+)
 const RAW_CLOSER = /<\/(?:script|pre|style|textarea)>/i
 /** The tags a browser lays out as a break (block elements, `<br>`): a reader sees whitespace there. */
 const BREAK_TAGS = new Set([...HTML_BLOCK_NAMES.split("|"), "br", "pre"])
@@ -205,8 +217,9 @@ export const markdownVisible = (md: string): MappedText => {
   const singleQuotes = new Finder(/'/g, md)
   const scriptClose = new Finder(/<\/script\s*>/gi, md)
   const styleClose = new Finder(/<\/style\s*>/gi, md)
-  /** Where a paragraph ends at the latest: the line break before the next blank line. */
+  /** Where an HTML block (kinds 6 and 7) ends at the latest: the line break before the next blank line. */
   const blankLine = new Finder(/\n[ \t]*\r?(?:\n|$)/g, md)
+  const paragraphEnd = new Finder(new RegExp(PARAGRAPH_END.source, "gim"), md)
   /** Character references, by position: where each ends (decoded once the pass is done). */
   const references = new Map<number, number>()
   /** Bracketed texts that are links if their label is defined; the labels defined. */
@@ -575,7 +588,7 @@ export const markdownVisible = (md: string): MappedText => {
           i += m[0].length
           continue
         }
-        const end = markup(i, e, blankLine.next(i))
+        const end = markup(i, e, paragraphEnd.next(i))
         if (end > e) {
           carry = end
           break

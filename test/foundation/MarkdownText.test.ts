@@ -18,6 +18,9 @@ describe("the text a reader sees in Markdown: raw HTML", () => {
     ["> quoted <!-- spans\n> lines --> end", "quoted end"],
     ["empty <!--> and <!---> comments", "empty and comments"],
     ["para <!-- unclosed before the blank line\n\nnext -->", "para <!-- unclosed before the blank line next -->"],
+    ["para <!-- not closed\n- before a list item -->", "para <!-- not closed before a list item -->"],
+    ["para <!-- not closed\n## before a heading -->", "para <!-- not closed before a heading -->"],
+    ["> para <!-- not closed\n> ```\n> in a fence -->\n> ```", "para <!-- not closed in a fence -->"],
     [`a <span class="x" data-y='1' hidden>text</span> b`, "a text b"],
     ["one</div>two<br/>three<br>four<em>five</em>six", "one two three fourfivesix"],
     ["a < b, x<y, <3, 1<2>0, <-> and a<b c", "a < b, x<y, <3, 1<2>0, <-> and a<b c"],
@@ -150,7 +153,9 @@ describe("quotes against Markdown with HTML and references", () => {
       "[a]: <".repeat(n),
       "<div>\n" + "<a ".repeat(n),
       "<div>\n" + "x<y\n".repeat(n),
-      "<div>\n" + "<a>\n\n<div>".repeat(n)
+      "<div>\n" + "<a>\n\n<div>".repeat(n),
+      "x <!--\n" + "-- -- -- x\n".repeat(n / 10),
+      "x <!--\n<".repeat(n)
     ]
     for (const s of hostile) {
       const t = performance.now()
