@@ -22,6 +22,7 @@ const inProcess = [
   "test/exec/protection.property.test.ts",
   "test/foundation/Canonical.test.ts",
   "test/foundation/FileStore.writeRetainedMany.test.ts",
+  "test/foundation/MarkdownText.test.ts",
   "test/foundation/Ownership.property.test.ts",
   "test/foundation/Paths.property.test.ts",
   "test/foundation/Quote.property.test.ts",

@@ -71,7 +71,7 @@ export const benchGate = async (): Promise<void> => {
     )
     fs.writeFileSync(
       path.join(dir, "research/inputs/cp.json"),
-      JSON.stringify({ sources: paths.map((p) => ({ path: p, origin: "bench" })) })
+      JSON.stringify({ sources: paths.map((p) => ({ path: p, origin: "https://bench.example/" })) })
     )
     exec(process.execPath, [CLI, "plan", "start", "--input", "research/inputs/start.json", "--json"], dir)
     exec(process.execPath, [

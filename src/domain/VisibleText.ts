@@ -1,11 +1,14 @@
 /**
  * The text a reader sees (spec README "Quote matching"), with a map back to the file's own text.
  *
- * - Markdown (a readable copy, any `.md` file): a link or image `[text](url)` counts as its
+ * - Markdown (a readable copy, any `.md` file), as CommonMark renders it: a link or image
+ *   `[text](url)`, or `[text][id]` / `[text][]` / `[id]` where `id` is defined, counts as its
  *   text; heading marks, list markers, block-quote marks, table pipes and delimiter rows, code
  *   fences, thematic breaks, emphasis marks (`*`, `_`, `~~` runs that open and close as in
- *   CommonMark), code-span backticks and backslash escapes do not count. Text is otherwise kept as
- *   written: a readable copy is verbatim text, so no entity decoding is applied to Markdown.
+ *   CommonMark), code-span backticks, backslash escapes, link reference definitions, HTML
+ *   comments and raw HTML tags do not count (the text between tags does); an autolink counts as
+ *   its address and a character reference (`&amp;`) as its character, except in code
+ *   (`MarkdownText.ts`).
  * - HTML/XHTML: the text content (tags and comments removed, character references decoded,
  *   `script`/`style`/`template` dropped, a block element's boundaries as whitespace).
  * - text/plain: the text itself.

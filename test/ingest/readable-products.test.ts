@@ -1917,7 +1917,8 @@ const escapedLdName = () =>
 describe("readable copy: a JSON-LD name written with HTML escapes", () => {
   it("writes the title's references decoded", () => {
     const md = htmlToMarkdown(escapedLdName(), URL_)
-    expect(md).toContain("# Brand Model 41 & stand – indoor <b>")
+    expect(md).toContain("# Brand Model 41 & stand – indoor \\<b>")
+    expect(readerText(md)).toContain("Brand Model 41 & stand – indoor <b>")
     expect(md).not.toContain("&amp;")
     expect(md).not.toContain("&#8211;")
   })

@@ -100,7 +100,7 @@ if (a) {
 
   it("keeps text verbatim, escaping only what Markdown would read as syntax, so quotes copied from the page verify", () => {
     const html = `<p>a * b _c_ [d] <b>bold</b> &amp; &lt;tag&gt; snake_case</p>`
-    expect(htmlToMarkdown(html, URL_)).toBe("a \\* b \\_c\\_ [d] bold & <tag> snake_case\n")
+    expect(htmlToMarkdown(html, URL_)).toBe("a \\* b \\_c\\_ [d] bold & \\<tag> snake_case\n")
     // Each of these paragraphs lost characters to the gate's matcher when written unescaped.
     const paragraphs = [
       "a * b _c_ [d] bold & <tag>",
@@ -112,7 +112,12 @@ if (a) {
       "| a pipe that opens a line",
       "__init__ and ~~struck~~ and `code` as text",
       "a literal [link](https://x.example/) in text",
-      "a path C:\\*.txt and <https://x.example/> as text"
+      "a path C:\\*.txt and <https://x.example/> as text",
+      "a page that shows <!-- this --> and </div> and <br/> as text",
+      "references shown as written: &amp; and &#233; and &copy; here",
+      "an address <me@example.org> and <?php ?> shown as text",
+      "[1]: https://x.example/notes",
+      "see [1] for the notes on this page"
     ]
     const md = htmlToMarkdown(
       `<div>${paragraphs.map((p) => `<p>${p.replace(/&/g, "&amp;").replace(/</g, "&lt;")}</p>`).join("")}</div>`,

@@ -33,8 +33,12 @@ const mayStartSyntax = (c: number): boolean =>
   (c >= 48 && c <= 57) || c === 45 || c === 42 || c === 43 || c === 35 || c === 62 || c === 124 || c === 61 ||
   c === 96 || c === 126 || c === 95
 
-/** A line with a leading backslash escape where its start would read as syntax (`1\. …`, `\- …`). */
+/** A line that would read as a link reference definition (`[1]: https://…`): hidden, and `[1]` a link. */
+const DEFINITION_START = /^\[(?:[^\\\]]|\\.)+\]:/
+
+/** A line with a leading backslash escape where its start would read as syntax (`1\. …`, `\- …`, `\[1]: …`). */
 export const escapeLineStart = (line: string): string => {
+  if (line.charCodeAt(0) === 91 && DEFINITION_START.test(line)) return `\\${line}`
   if (!mayStartSyntax(line.charCodeAt(0)) || !LINE_SYNTAX.test(line)) return line
   let i = 0
   while (i < line.length && line.charCodeAt(i) >= 48 && line.charCodeAt(i) <= 57) i++
@@ -45,12 +49,14 @@ export const escapeLineStart = (line: string): string => {
  * Characters of a text run that Markdown reads as inline syntax, backslash-escaped: every `*`
  * (it opens emphasis even inside a word: "Leser*innen und Autor*innen"), every backtick, `_` at a
  * word's edge (inside a word, as in `snake_case`, it never opens emphasis), `~` next to another,
- * a backslash before punctuation, `]` before `(` (a link) and `<` before a scheme (an autolink).
+ * a backslash before punctuation, `]` before `(` (a link), `<` where a tag, a comment or an
+ * autolink could start (`<b>`, `</p>`, `<!--`, `<https:…>`, `<a@b.org>`: the reader hides markup)
+ * and `&` that starts a character reference (`&amp;` reads as `&`).
  */
 const INLINE_SYNTAX =
-  /[*`]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])|~(?=~)|(?<=~)~|\\(?=[!-/:-@[-`{-~])|\](?=\()|<(?=[A-Za-z][A-Za-z0-9+.-]{1,31}:)/gu
+  /[*`]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])|~(?=~)|(?<=~)~|\\(?=[!-/:-@[-`{-~])|\](?=\()|<(?=[A-Za-z/!?]|[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@)|&(?=#[xX][0-9A-Fa-f]{1,6};|#[0-9]{1,7};|[A-Za-z][A-Za-z0-9]{1,31};)/gu
 /** The characters `INLINE_SYNTAX` can escape: text without any of them is left as it is. */
-const MAY_ESCAPE = "*`_~\\]<"
+const MAY_ESCAPE = "*`_~\\]<&"
 const MAYBE_INLINE_SYNTAX = new RegExp(`[${MAY_ESCAPE.replace(/[\\\]]/g, "\\$&")}]`)
 
 /** The same characters by code (all ASCII), for a scan that reads codes (tree.ts marks plain text with it). */
