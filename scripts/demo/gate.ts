@@ -46,7 +46,11 @@ const pickSource = (dir: string): { path: string; quote: string } => {
     dossier(dir, ["plan", "start", "--input", "research/inputs/gate-plan-start.json"])
   }
   const revision = dossier(dir, ["plan", "inspect"], (j) => `revision ${j.revision}`).revision
-  write(dir, "research/inputs/gate-sources.json", JSON.stringify({ sources: [{ path: rel, origin: "demo notes" }] }))
+  write(
+    dir,
+    "research/inputs/gate-sources.json",
+    JSON.stringify({ sources: [{ path: rel, origin: "https://notes.example/invoice-export" }] })
+  )
   dossier(dir, ["plan", "checkpoint", "--input", "research/inputs/gate-sources.json", "--expected", String(revision)])
   return { path: rel, quote: "every invoice line item with its VAT rate and currency code" }
 }

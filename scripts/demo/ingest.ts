@@ -48,12 +48,13 @@ export const demoIngest = async (dir: string): Promise<void> => {
   const port = (server.address() as AddressInfo).port
   try {
     say("The CLI refuses loopback, private and metadata destinations in every spelling, with no override:")
-    dossier(dir, ["ingest", `http://127.0.0.1:${port}/notes`], (j) => `${j.error?._tag} range=${j.error?.range}`)
-    dossier(dir, ["ingest", "http://0x7f.1/notes"], (j) => `${j.error?._tag} address=${j.error?.address}`)
+    dossier(dir, ["ingest", `http://127.0.0.1:${port}/notes`], (j) => `${j.error?._tag} range=${j.error?.range}`, 1)
+    dossier(dir, ["ingest", "http://0x7f.1/notes"], (j) => `${j.error?._tag} address=${j.error?.address}`, 1)
     dossier(
       dir,
       ["ingest", "http://[::ffff:169.254.169.254]/latest"],
-      (j) => `${j.error?._tag} range=${j.error?.range}`
+      (j) => `${j.error?._tag} range=${j.error?.range}`,
+      1
     )
     dossier(
       dir,

@@ -99,7 +99,8 @@ export const demoJournal = async (dir: string): Promise<void> => {
   dossier(
     dir,
     ["journal", "append", "--study", study, "--input", "research/inputs/round-2.json"],
-    (j) => `${j.error._tag}: ${j.error.message}`
+    (j) => `${j.error._tag}: ${j.error.message}`,
+    1
   )
   dossier(
     dir,

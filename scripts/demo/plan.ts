@@ -36,7 +36,9 @@ export const demoPlan = async (dir: string): Promise<void> => {
       completedSteps: [{ summary: "Read the 4.2 release notes", id: "read-notes" }],
       sources: [{
         path: "research/sources/example-source.md",
-        origin: "bundled example (scripts/demo/example-source.md)"
+        // A source's origin is where it came from, an http(s) URL: here a documentation domain
+        // standing for the site the bundled example (scripts/demo/example-source.md) imitates.
+        origin: "https://releases.example/export/4.2"
       }],
       outputs: [{ path: "research/results/summary.md", dependsOn: ["research/sources/example-source.md"] }],
       nextAction: "check the 5.0 removal date"

@@ -11,11 +11,16 @@ export const say = (text: string) => console.log(text)
 export const dossier = (
   dir: string,
   args: ReadonlyArray<string>,
-  show: (json: any) => string = (j) => JSON.stringify(j)
+  show: (json: any) => string = (j) => JSON.stringify(j),
+  /** The exit code the step shows (1: a refusal the demo means to show); any other stops the demo. */
+  exit = 0
 ) => {
   const r = spawnSync(process.execPath, [CLI, ...args, "--json"], { cwd: dir, encoding: "utf8" })
-  const json = JSON.parse(r.stdout)
   console.log(`$ dossier ${args.join(" ")} --json   (exit ${r.status})`)
+  if (r.status !== exit) {
+    throw new Error(`the demo expected exit ${exit} from dossier ${args.join(" ")}:\n${r.stdout}${r.stderr}`)
+  }
+  const json = JSON.parse(r.stdout)
   console.log(`  ${show(json)}`)
   return json
 }
