@@ -60,7 +60,9 @@ export const benchPlan = async (): Promise<void> => {
     "--expected",
     "1",
     "--input",
-    writeJson(big, "research/inputs/c.json", { sources: files.map((p) => ({ path: p, origin: "bench" })) }),
+    writeJson(big, "research/inputs/c.json", {
+      sources: files.map((p) => ({ path: p, origin: "https://bench.example/source" }))
+    }),
     "--json"
   ])
   const absFiles = files.map((f) => path.join(big, f))
