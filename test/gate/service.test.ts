@@ -99,6 +99,14 @@ const gateLayer = (dir: string, lock: Layer.Layer<Lock>) =>
     Layer.orDie
   )
 
+/** A run waiting on maturity (score 20 of 70) with two scope blockers, `a` and `b`. */
+const TWO_SCOPE_BLOCKERS = {
+  item: "PROJ-12",
+  autopilot: true,
+  waitingFor: "maturity",
+  maturity: { score: 20, threshold: 70, blockers: [{ id: "a", category: "scope" }, { id: "b", category: "scope" }] }
+}
+
 describe("Gate service", () => {
   it.effect("StaleRevision when the state file changed between read and write; the other writer's change is kept", () => {
     const { dir, stateText } = setup()
@@ -158,17 +166,7 @@ describe("Gate service", () => {
         { expected: 1, now }
       )
       yield* store.writeAtomic("research/sources/b.md", `Edited. ${DESCRIPTION}\n`)
-      const state = {
-        item: "PROJ-12",
-        autopilot: true,
-        waitingFor: "maturity",
-        maturity: {
-          score: 20,
-          threshold: 70,
-          blockers: [{ id: "a", category: "scope" }, { id: "b", category: "scope" }]
-        }
-      }
-      yield* store.writeAtomic("run/state.json", JSON.stringify(state))
+      yield* store.writeAtomic("run/state.json", JSON.stringify(TWO_SCOPE_BLOCKERS))
       const quote = "every invoice line item with its VAT rate"
       yield* store.writeAtomic(
         "research/gate/research.json",
@@ -206,17 +204,7 @@ describe("Gate service", () => {
       // The last character the commenter wrote and the 19 of the marker: 20 characters, one of them quoted.
       const intoMarker = kept.slice(-CUT_MARKER.length - 1)
       expect([...intoMarker].length).toBe(20)
-      const state = {
-        item: "PROJ-12",
-        autopilot: true,
-        waitingFor: "maturity",
-        maturity: {
-          score: 20,
-          threshold: 70,
-          blockers: [{ id: "a", category: "scope" }, { id: "b", category: "scope" }]
-        }
-      }
-      yield* store.writeAtomic("run/state.json", JSON.stringify(state))
+      yield* store.writeAtomic("run/state.json", JSON.stringify(TWO_SCOPE_BLOCKERS))
       yield* store.writeAtomic(
         "run/descriptor.json",
         JSON.stringify({ item: "PROJ-12", description: DESCRIPTION, comments: [{ id: "c1", text: long }], links: [] })
