@@ -37,6 +37,7 @@ import type { JournalEvent } from "../src/domain/Journal.js"
 import { entryOf, entryText } from "../src/domain/JournalAppend.js"
 import { decodeBatch } from "../src/domain/JournalRules.js"
 import { DossierPostgres } from "../src/layers/DossierPostgres.js"
+import { CLOSING_EVENTS } from "../src/layers/postgres/JournalStorePostgres.js"
 import { Journal } from "../src/services/Journal.js"
 import {
   CLI,
@@ -146,13 +147,10 @@ const appendRow = async (url: string) => {
     }
     /**
      * The library's statements for one append: its transaction begun with the dossier's lock, its
-     * insert after the head it remembers (a prepared statement, without ON CONFLICT: every row in,
-     * else it fails and the COMMIT sent behind it is a rollback), and COMMIT.
+     * insert after the head it remembers (the adapter's own text, `CLOSING_EVENTS`, prepared: every
+     * row in, else it fails and the COMMIT sent behind it is a rollback), and COMMIT.
      */
     const BEGIN_LOCKED = `BEGIN; SELECT pg_advisory_xact_lock(hashtextextended('dossier:${dossier}', 0))`
-    const INSERT_ROWS = `INSERT INTO dossier.events (dossier, log, stream, position, id, digest, event)
-      SELECT $1, $2, $3, t.position, t.id, t.digest, t.event
-      FROM json_to_recordset($4::json) AS t(position integer, id text, digest text, event text)`
     /**
      * The raw INSERT as a prepared statement, as the library's insert is (parsed and planned once
      * per connection): the same driver settings on both sides, so that the baseline does not pay
@@ -179,7 +177,7 @@ const appendRow = async (url: string) => {
         // A prepared statement, as the library's.
         piped.query({
           name: "bench-closing-insert",
-          text: INSERT_ROWS,
+          text: CLOSING_EVENTS,
           values: [dossier, "journal", stream, JSON.stringify(rows)]
         }),
         piped.query("COMMIT")

@@ -139,10 +139,14 @@ const VIEW_WITH_IDS = `${HEAD_AND_CLAIMS}
   UNION ALL
   SELECT 'd', id, digest, position FROM dossier.events
   WHERE dossier = $1 AND log = $2 AND stream = $3 AND id IN (SELECT json_array_elements_text($5::json))`
-const INSERT_ROWS = (log: string, rows: string) =>
+/** The rows of `json_to_recordset(<rows>)` into the stream `$3` of log `<log>`: all, or the statement fails. */
+const STRICT_ROWS = (log: string, rows: string) =>
   `INSERT INTO dossier.events (dossier, log, stream, position, id, digest, event)
   SELECT $1, ${log}, $3, t.position, t.id, t.digest, t.event
-  FROM json_to_recordset(${rows}::json) AS t(position integer, id text, digest text, event text)
+  FROM json_to_recordset(${rows}::json) AS t(position integer, id text, digest text, event text)`
+/** The same, each row stored unless its id or position is taken (`RETURNING` says which went in). */
+const INSERT_ROWS = (log: string, rows: string) =>
+  `${STRICT_ROWS(log, rows)}
   ON CONFLICT DO NOTHING`
 const INSERT_EVENTS = `${INSERT_ROWS("$2", "$4")} RETURNING 'e' AS k, position`
 const INSERT_EVENTS_CLAIMS = `WITH ev AS (${INSERT_ROWS("$2", "$4")} RETURNING position),
@@ -156,11 +160,8 @@ const INSERT_EVENTS_CLAIMS = `WITH ev AS (${INSERT_ROWS("$2", "$4")} RETURNING p
  * `ON CONFLICT DO NOTHING` insert returned, as it did before, cost the server ~0.1 ms more per
  * append: docs/performance.md, "Shared store".)
  */
-const STRICT_ROWS = (log: string, rows: string) =>
-  `INSERT INTO dossier.events (dossier, log, stream, position, id, digest, event)
-  SELECT $1, ${log}, $3, t.position, t.id, t.digest, t.event
-  FROM json_to_recordset(${rows}::json) AS t(position integer, id text, digest text, event text)`
-const CLOSING_EVENTS = STRICT_ROWS("$2", "$4")
+/** Exported for bench/store.ts, which sends the library's statements raw. */
+export const CLOSING_EVENTS = STRICT_ROWS("$2", "$4")
 // A data-modifying WITH runs to completion whether or not the main statement reads it.
 const CLOSING_EVENTS_CLAIMS = `WITH ev AS (${STRICT_ROWS("$2", "$4")}) ${STRICT_ROWS("$5", "$6")}`
 /** Whether a failure of the closing insert is a row of it not stored (taken), not the server's. */
