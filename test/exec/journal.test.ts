@@ -146,6 +146,45 @@ describe.skipIf(!sandboxWorks)("exec and the journal", () => {
     ])
   })
 
+  it("a run made for one candidate and linked to another is not verified for it", () => {
+    const dir = folder()
+    ok(dir, [
+      "journal",
+      "append",
+      "--study",
+      "st",
+      "--input",
+      putInput(dir, "c.json", [
+        { id: "c1", type: "candidate_created", candidate: { id: "cand", title: "T" } },
+        { id: "c2", type: "candidate_created", candidate: { id: "other", title: "O" } }
+      ])
+    ])
+    createGrant(dir)
+    const x = ok(dir, ["exec", "--grant", "g1", "--study", "st", "--candidate", "cand", "--", "true"]).execution
+    ok(dir, [
+      "journal",
+      "append",
+      "--study",
+      "st",
+      "--input",
+      putInput(dir, "l.json", {
+        id: "claimed",
+        type: "execution_linked",
+        candidateId: "other",
+        execution: { runtimeId: x.id, status: "exited", exitCode: 0 }
+      })
+    ])
+    const v = ok(dir, ["journal", "inspect", "--study", "st", "--verify"]).verify
+    expect(v.executions.map((e: any) => [e.candidateId, e.eventId, e.check])).toEqual([
+      ["cand", `${x.id}:execution`, "verified"],
+      ["other", "claimed", "tampered"]
+    ])
+    expect(v.findings).toEqual([
+      expect.objectContaining({ kind: "execution-tampered", candidateId: "other", eventId: "claimed", runtimeId: x.id })
+    ])
+    expect(v.findings[0].detail).toContain("'cand'")
+  })
+
   it("--study needs a --candidate of that journal; nothing runs otherwise", () => {
     const dir = folder()
     createGrant(dir)
