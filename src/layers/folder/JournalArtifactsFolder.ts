@@ -60,7 +60,7 @@ const makeJournalVerify = (store: FileStoreShape, executions: ExecRecords<GrantF
             continue
           }
           const path = executionPaths(e.runtimeId).record
-          const r = yield* Effect.either(executions.inspectExecution(e.runtimeId))
+          const r = yield* Effect.either(executions.inspectHere(e.runtimeId))
           if (Either.isRight(r)) {
             const { record, verdict } = r.right
             if (verdict.authenticity === "tampered") {
