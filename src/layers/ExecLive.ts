@@ -631,7 +631,7 @@ export const ExecLive = Layer.effect(
       Effect.gen(function*() {
         // Only reads: lost runs are recorded when the lock can be had without creating anything.
         yield* lock.withReadLock((held) => held ? xs.reapLost(options.now) : Effect.void)
-        const inspected = yield* xs.inspectExecution(id)
+        const inspected = yield* xs.inspectHere(id)
         const { record: execution, verdict: authentication } = inspected
         if (!options.verify) {
           if (authentication.authenticity === "tampered") return yield* new ExecutionDigestMismatch({ executionId: id })

@@ -159,6 +159,42 @@ export const makeExecRecords = <EG = GrantStoreError, EX = ExecutionStoreError>(
       })
       : Effect.fail(new ExecutionNotFound({ executionId: id }))
 
+  /**
+   * `inspectExecution`, and for a signed record its grant here: the grant it names, with the digest
+   * it ran under. A record signed with this key but copied in from another folder (whose grants
+   * are other records, of other roots) proves nothing about this one: `unverifiable`, saying why.
+   * Grants are immutable, and a copy of the whole folder keeps them, so its records still verify.
+   */
+  const inspectHere = (
+    id: string
+  ): Effect.Effect<{ record: ExecutionRecord; verdict: Verdict }, ExecutionNotFound | ExecutionDigestMismatch | Fs> =>
+    Effect.flatMap(inspectExecution(id), (inspected) => {
+      const { record, verdict } = inspected
+      if (verdict.authenticity !== "signed") return Effect.succeed(inspected)
+      const unverifiable = (detail: string) =>
+        Effect.succeed({ record, verdict: { authenticity: "unverifiable" as const, detail } })
+      const notHere = (why: string) =>
+        unverifiable(`signed with this machine's key, but ${why}: it was not written for this folder`)
+      return loadGrant(record.grantId).pipe(
+        Effect.flatMap((g) =>
+          g.digest === record.grantDigest
+            ? Effect.succeed(inspected)
+            : notHere(`this folder's grant '${record.grantId}' is not the one it ran under (another digest)`)
+        ),
+        Effect.catchIf(
+          (e): e is GrantNotFound | GrantDigestMismatch =>
+            e instanceof GrantNotFound || e instanceof GrantDigestMismatch,
+          (e) =>
+            e instanceof GrantNotFound
+              ? notHere(`its grant '${record.grantId}' is not in this folder`)
+              : unverifiable(
+                `signed with this machine's key, but its grant '${record.grantId}' does not verify here ` +
+                  "(GrantDigestMismatch): what the run could touch is not known"
+              )
+        )
+      )
+    })
+
   /** A record that is not tampered (signed, unsigned or signed with another key: see `inspectExecution`). */
   const loadExecution = (
     id: string
@@ -310,6 +346,7 @@ export const makeExecRecords = <EG = GrantStoreError, EX = ExecutionStoreError>(
     grantAuthenticity,
     requireAuthentic,
     inspectExecution,
+    inspectHere,
     loadExecution,
     sealSigned,
     spentByGrant,

@@ -146,6 +146,85 @@ describe.skipIf(!sandboxWorks)("exec and the journal", () => {
     ])
   })
 
+  it("a run made for one candidate and linked to another is not verified for it", () => {
+    const dir = folder()
+    ok(dir, [
+      "journal",
+      "append",
+      "--study",
+      "st",
+      "--input",
+      putInput(dir, "c.json", [
+        { id: "c1", type: "candidate_created", candidate: { id: "cand", title: "T" } },
+        { id: "c2", type: "candidate_created", candidate: { id: "other", title: "O" } }
+      ])
+    ])
+    createGrant(dir)
+    const x = ok(dir, ["exec", "--grant", "g1", "--study", "st", "--candidate", "cand", "--", "true"]).execution
+    ok(dir, [
+      "journal",
+      "append",
+      "--study",
+      "st",
+      "--input",
+      putInput(dir, "l.json", {
+        id: "claimed",
+        type: "execution_linked",
+        candidateId: "other",
+        execution: { runtimeId: x.id, status: "exited", exitCode: 0 }
+      })
+    ])
+    const v = ok(dir, ["journal", "inspect", "--study", "st", "--verify"]).verify
+    expect(v.executions.map((e: any) => [e.candidateId, e.eventId, e.check])).toEqual([
+      ["cand", `${x.id}:execution`, "verified"],
+      ["other", "claimed", "tampered"]
+    ])
+    expect(v.findings).toEqual([
+      expect.objectContaining({ kind: "execution-tampered", candidateId: "other", eventId: "claimed", runtimeId: x.id })
+    ])
+    expect(v.findings[0].detail).toContain("'cand'")
+  })
+
+  it("a record copied in from another folder is not verified there: its grant is not that folder's", () => {
+    const from = folder()
+    createGrant(from)
+    const x = ok(from, ["exec", "--grant", "g1", "--", "sh", "-c", "echo 0.91 > score.txt"]).execution
+    // Another folder with a grant of the same id and input (its roots are other directories).
+    const dir = folder()
+    createCandidate(dir)
+    createGrant(dir)
+    for (const name of [`${x.id}.json`, x.id]) {
+      fs.cpSync(path.join(from, ".dossier/executions", name), path.join(dir, ".dossier/executions", name), {
+        recursive: true
+      })
+    }
+    ok(dir, [
+      "journal",
+      "append",
+      "--study",
+      "st",
+      "--input",
+      putInput(dir, "l.json", {
+        id: "copied",
+        type: "execution_linked",
+        candidateId: "cand",
+        execution: { runtimeId: x.id, status: "exited", exitCode: 0 }
+      })
+    ])
+    const v = ok(dir, ["journal", "inspect", "--study", "st", "--verify"]).verify
+    expect(v.executions.map((e: any) => [e.eventId, e.check])).toEqual([["copied", "unverifiable"]])
+    expect(v.findings.map((f: any) => [f.kind, f.eventId])).toEqual([["execution-unverifiable", "copied"]])
+    const shown = ok(dir, ["exec", "show", "--execution", x.id, "--verify"])
+    expect(shown.authentication.authenticity).toBe("unverifiable")
+    // (Its output is in the other folder.)
+    expect(shown.verify.findings.map((f: any) => f.kind)).toEqual(["execution-unverifiable", "output-missing"])
+    // Without its grant at all, the same.
+    fs.rmSync(path.join(dir, ".dossier/grants/g1.json"))
+    expect(ok(dir, ["exec", "show", "--execution", x.id]).authentication.authenticity).toBe("unverifiable")
+    // In the folder it ran in, it still verifies.
+    expect(ok(from, ["exec", "show", "--execution", x.id]).authentication.authenticity).toBe("signed")
+  })
+
   it("--study needs a --candidate of that journal; nothing runs otherwise", () => {
     const dir = folder()
     createGrant(dir)

@@ -21,11 +21,19 @@ import { type ExecRecords, makeExecRecords } from "../ExecRecords.js"
 import { type ExecutionFolderError, makeExecutionStoreFolder } from "./ExecutionStoreFolder.js"
 import { type GrantFolderError, makeGrantStoreFolder } from "./GrantStoreFolder.js"
 
-/** What the journal's execution_linked says that the record does not (status, exit code), or null. */
+/**
+ * What the journal's execution_linked says that the record does not (the candidate the run was made
+ * for, when the record names one; status, exit code), or null: a run is evidence for its own
+ * candidate, not for any that links its id.
+ */
 const linkMismatch = (
+  candidateId: string,
   link: { readonly status: string; readonly exitCode?: number | null },
   record: ExecutionRecord
 ): string | null => {
+  if (record.candidateId !== null && record.candidateId !== candidateId) {
+    return `the journal links it to candidate '${candidateId}', the record was run for candidate '${record.candidateId}'`
+  }
   if (link.status !== record.status) return `the journal says status '${link.status}', the record '${record.status}'`
   if (link.exitCode !== undefined && link.exitCode !== record.exitCode) {
     return `the journal says exit code ${link.exitCode}, the record ${record.exitCode}`
@@ -52,7 +60,7 @@ const makeJournalVerify = (store: FileStoreShape, executions: ExecRecords<GrantF
             continue
           }
           const path = executionPaths(e.runtimeId).record
-          const r = yield* Effect.either(executions.inspectExecution(e.runtimeId))
+          const r = yield* Effect.either(executions.inspectHere(e.runtimeId))
           if (Either.isRight(r)) {
             const { record, verdict } = r.right
             if (verdict.authenticity === "tampered") {
@@ -62,7 +70,7 @@ const makeJournalVerify = (store: FileStoreShape, executions: ExecRecords<GrantF
             }
             // Not tampered: its outputs are what the record says, signed or not; only a signed record is verified.
             considered.push(record)
-            const linkSays = linkMismatch(e, record)
+            const linkSays = linkMismatch(c.id, e, record)
             // A lost run's record says what was left of its processes when it was recorded.
             const left = record.leftProcesses === undefined ? {} : { leftProcesses: record.leftProcesses.outcome }
             if (linkSays !== null) {
