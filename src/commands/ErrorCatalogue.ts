@@ -409,9 +409,9 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
     retryable: false,
     area: "store",
     hint:
-      "`reason` says which: unbound, bind the folder first (`dossier init --store <url> --dossier <text>`); plain-folder, run the command in a plain copy (`dossier export --to <path>`); bound-elsewhere, export this folder and bind the copy; target-state or target-bound, export into an empty or new folder (`target`); privilege, bind with a role that may write the `dossier` schema's tables (INSERT, UPDATE, DELETE), or run read-only commands only; credentials, check the URL's user and its password (PGPASSWORD, ~/.pgpass) and the server's pg_hba.conf; no-database, create the database or fix the URL's database name; no-password, set PGPASSWORD or add a line host:port:database:user:password to the password file (PGPASSFILE, else ~/.pgpass; chmod 600 it: one the group or others can read is ignored).",
+      "`reason` says which: unbound, bind the folder first (`dossier init --store <url> --dossier <text>`); plain-folder, run the command in a plain copy (`dossier export --to <path>`); bound-elsewhere, export this folder and bind the copy; target-state or target-bound, export into an empty or new folder (`target`); privilege, bind with a role that may write the `dossier` schema's tables (INSERT, UPDATE, DELETE), or run read-only commands only; credentials, check the URL's user and its password (PGPASSWORD, ~/.pgpass) and the server's pg_hba.conf; no-database, create the database or fix the URL's database name; no-password, set PGPASSWORD or add a line host:port:database:user:password to the password file (PGPASSFILE, else ~/.pgpass; chmod 600 it: one the group or others can read is ignored); no-dossier, check the name the folder is bound to (`dossier store status`) against the server's.",
     library:
-      "`reason` says which: privilege, use a role that may write the `dossier` schema's tables (INSERT, UPDATE, DELETE), or read only; credentials, check the URL's user and its password (PGPASSWORD, ~/.pgpass) and the server's pg_hba.conf; no-database, create the database or fix the URL's database name; no-password, set PGPASSWORD or add a line to the password file (PGPASSFILE, else ~/.pgpass, chmod 600); unbound, plain-folder, bound-elsewhere and target-*: binding and exporting folders is done on the command line (docs/store.md)."
+      "`reason` says which: privilege, use a role that may write the `dossier` schema's tables (INSERT, UPDATE, DELETE), or read only; credentials, check the URL's user and its password (PGPASSWORD, ~/.pgpass) and the server's pg_hba.conf; no-database, create the database or fix the URL's database name; no-password, set PGPASSWORD or add a line to the password file (PGPASSFILE, else ~/.pgpass, chmod 600); unbound, plain-folder, bound-elsewhere, target-* and no-dossier: binding and exporting folders is done on the command line (docs/store.md)."
   }
 }
 
@@ -442,7 +442,10 @@ export const bindingRefusedHints: {
   "no-password": {
     hint:
       "Set PGPASSWORD or add a line host:port:database:user:password to the password file (PGPASSFILE, else ~/.pgpass; chmod 600 it: one the group or others can read is ignored)."
-  }
+  },
+  "no-dossier": folderHint(
+    "Check the name this folder is bound to (`dossier store status` answers `exists: false`) against the dossier's on the server: put the right name in .dossier/store.json, or bind a new folder (`dossier init --store <url> --dossier <text>`)."
+  )
 }
 
 export const usageInfo: ErrorInfo = {

@@ -28,6 +28,8 @@ import { LOCK_FILE } from "../layers/LockLive.js"
 import { makeGateAttemptsPostgres } from "../layers/postgres/GateAttemptsPostgres.js"
 import { refusedByServer } from "../layers/postgres/PgErrors.js"
 import { makePgLock } from "../layers/postgres/PgLock.js"
+import { dossierExists } from "../layers/postgres/PgSchema.js"
+import type { PgStoreShape } from "../layers/postgres/PgStore.js"
 import { stateOf, withStore } from "../layers/StoreBinding.js"
 import { pgSide, pullInto, withAttempts } from "../layers/StorePull.js"
 import {
@@ -62,6 +64,18 @@ const over = (command: string) =>
   f: Parameters<typeof withStore<A, E>>[3],
   options: Parameters<typeof withStore<A, E>>[4] = {}
 ) => Effect.mapError(withStore(url, dossier, mode, f, options), refusedByServer(command, dossier))
+
+/**
+ * Before `pull` or `export` copies from the shared dossier: one the store does not hold (its name
+ * mistyped in the binding, or the dossier removed on the server) has nothing to copy, and a copy
+ * of nothing would answer as if this folder's view were the dossier's: `BindingRefused
+ * no-dossier`, nothing written (a reader's query: no write is sent).
+ */
+const dossierHeld = (command: string, dossier: string) => (store: PgStoreShape) =>
+  Effect.flatMap(
+    store.mapErrors(dossierExists(store.sql, dossier)),
+    (exists) => exists ? Effect.void : Effect.fail(new BindingRefused({ command, dossier, reason: "no-dossier" }))
+  )
 
 const reportText = (r: TransferReport) =>
   [
@@ -291,8 +305,11 @@ export const pull = (o: { readonly workdir: string }) =>
       const files = yield* FileStore
       const here = yield* folderSideHere
       const report = yield* over("pull")(b.url, b.dossier, "read", (store) =>
-        pullInto(store, files, here).pipe(
-          Effect.catchTag("TransferDivergence", (d) => Effect.fail(viewConflict(b.dossier, d)))
+        Effect.zipRight(
+          dossierHeld("pull", b.dossier)(store),
+          pullInto(store, files, here).pipe(
+            Effect.catchTag("TransferDivergence", (d) => Effect.fail(viewConflict(b.dossier, d)))
+          )
         ))
       return { dossier: b.dossier, transfer: report }
     }).pipe(Effect.scoped),
@@ -450,9 +467,12 @@ export const exportTo = (o: { readonly workdir: string; readonly to: string }) =
               binding.value.dossier,
               "read",
               (store) =>
-                Effect.flatMap(
-                  Effect.flatMap(pgSide(store, files), copy),
-                  attemptsInto(makeGateAttemptsPostgres(store))
+                Effect.zipRight(
+                  dossierHeld("export", binding.value.dossier)(store),
+                  Effect.flatMap(
+                    Effect.flatMap(pgSide(store, files), copy),
+                    attemptsInto(makeGateAttemptsPostgres(store))
+                  )
                 )
             )
         })

@@ -63,7 +63,9 @@ export class StoreTooNew extends Schema.TaggedError<StoreTooNew>()("StoreTooNew"
  * `credentials`, the server refused the role or its password (SQLSTATE 28P01, 28000);
  * `no-database`, the URL names a database the server does not have (SQLSTATE 3D000);
  * `no-password`, the server asks for a password and none was given (none in the URL, `PGPASSWORD`
- * or the password file: the client refuses before the server answers). The command
+ * or the password file: the client refuses before the server answers); `no-dossier`, `pull` or
+ * `export` in a folder bound to a dossier the store does not hold (its name mistyped in the
+ * binding, or the dossier removed on the server): there is nothing to copy. The command
  * line is well-formed; the binding refuses it (exit 1), and nothing was changed. Running it again
  * unchanged never succeeds.
  */
@@ -81,7 +83,8 @@ export class BindingRefused extends Schema.TaggedError<BindingRefused>()("Bindin
     "privilege",
     "credentials",
     "no-database",
-    "no-password"
+    "no-password",
+    "no-dossier"
   ),
   /** The folder `export --to` names, relative to the work folder with `/` (`target-*` reasons only). */
   target: Schema.optional(Schema.String)
@@ -96,6 +99,8 @@ export class BindingRefused extends Schema.TaggedError<BindingRefused>()("Bindin
         return `The server refused the role ${command} connects as for ${dossier} (SQLSTATE 28P01 or 28000: a wrong password, or no pg_hba.conf entry lets that role in); nothing was changed.`
       case "no-database":
         return `The database the store URL names for ${dossier} does not exist on the server (SQLSTATE 3D000); nothing was changed.`
+      case "no-dossier":
+        return `The shared dossier '${this.dossier}' does not exist in the database the store URL names (its name mistyped in this folder's binding, or the dossier removed there), so ${command} has nothing to copy; nothing was changed.`
       case "no-password":
         return `The server asks for a password for the role ${command} connects as for ${dossier}, and none was given (none in the store URL, PGPASSWORD or the password file); nothing was changed.`
       case "bound-elsewhere":

@@ -76,7 +76,8 @@ export const pgSide = (
       Effect.mapError(
         pgContentStore(store).get(sha256),
         (e) => new IoError({ path: sha256, operation: "read from the shared store", code: e._tag })
-      )
+      ),
+    keep: (data) => Effect.asVoid(pgContentStore(store).put(data))
   }))
 
 /** Each port of `parts` loaded; the others `unusedPort`. */

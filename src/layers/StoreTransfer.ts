@@ -34,7 +34,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
 import { canonicalDigest, sha256Hex } from "../domain/Canonical.js"
-import { EditedRetainedFile, type IoError, type WorkdirNotFound } from "../domain/Errors.js"
+import { EditedRetainedFile, type IoError, type LockTimeout, type WorkdirNotFound } from "../domain/Errors.js"
 import { executionPaths, type ExecutionRecord } from "../domain/Execution.js"
 import type { GrantEvent, StoredGrant } from "../domain/Grant.js"
 import type { CaptureRecord } from "../domain/IngestContent.js"
@@ -45,6 +45,7 @@ import { DigestMismatch } from "../domain/MonitorErrors.js"
 import type { ReportLine, RunRecord, SubscriptionRecord } from "../domain/MonitorSchema.js"
 import { stateFileAt } from "../domain/Ownership.js"
 import { PLAN_LIMITS } from "../domain/Plan.js"
+import type { StoreUnavailable } from "../domain/StoreErrors.js"
 import {
   ALL_PARTS,
   decideTransfer,
@@ -84,6 +85,12 @@ export interface StoreSide {
    * `EditedRetainedFile` for a capture's file, otherwise).
    */
   readonly content?: (sha256: string) => Effect.Effect<Option.Option<Uint8Array>, IoError>
+  /**
+   * Keep bytes by their SHA-256 in that content (a shared store: `init --store`'s import), for the
+   * registered files no port of the side keeps itself: the files a journal's events link. Called
+   * in the destination's transaction, after the events that link them.
+   */
+  readonly keep?: (data: Uint8Array) => Effect.Effect<void, StoreUnavailable | LockTimeout>
 }
 
 /** The destination holds what the source cannot be copied over (see `Divergence`); nothing was written. */
@@ -259,6 +266,13 @@ export const transfer = (from: StoreSide, to: StoreSide, mode: TransferMode, par
       const missing: Array<string> = []
       const skipped: Array<string> = []
       let same = 0
+      // The journals' linked files, for a destination that keeps their bytes (`keep`).
+      const linked = new Set(
+        [...source.journals.values()].flat().flatMap((e) =>
+          e.event.type === "artifact_linked" ? [e.event.artifact.path] : []
+        )
+      )
+      const linkedBytes: Array<Uint8Array> = []
       const retainedPaths = new Set(retainedFiles(source.captures).map((f) => f.path))
       const digestOf = new Map(
         [...retainedFiles(source.captures), ...named].filter((f) => f.sha256 != null).map((f) => [f.path, f.sha256])
@@ -296,6 +310,7 @@ export const transfer = (from: StoreSide, to: StoreSide, mode: TransferMode, par
               : new DigestMismatch({ path, expected: sha256, actual })
           }
         }
+        if (to.keep !== undefined && linked.has(path)) linkedBytes.push(data.value)
         const there = yield* compareAt(to.files, path, data.value)
         if (there === "other") kept.push(path)
         else if (viaCaptures.has(path)) retain.push({ path, data: data.value })
@@ -358,6 +373,7 @@ export const transfer = (from: StoreSide, to: StoreSide, mode: TransferMode, par
         const appended = yield* to.journal.append<never>(study, batch, () => null)
         journals.push({ study, events: appended.appended.length })
       }
+      if (to.keep !== undefined) { for (const data of linkedBytes) yield* to.keep(data) }
       const writes: Array<MonitorWrite> = [
         ...steps.subscriptions.map((s): MonitorWrite => ({
           _tag: "Subscription",
