@@ -16,9 +16,7 @@ import { ExecLayer } from "../src/layers/ExecLayer.js"
 import { Exec } from "../src/services/Exec.js"
 import { Grants } from "../src/services/Grants.js"
 import { Sandbox } from "../src/services/Sandbox.js"
-import { CLI, median, record, tempDir } from "./support.js"
-
-const RUNS = 21
+import { CLI, counts, median, record, tempDir } from "./support.js"
 
 const run = (cmd: string, args: ReadonlyArray<string>) =>
   new Promise<void>((resolve, reject) => {
@@ -87,10 +85,12 @@ export const benchExec = async (): Promise<void> => {
       run(process.execPath, [CLI, "exec", "--grant", "bench", "--workdir", dir, "--json", "--", "true"])
     const bareRun = () => run("bwrap", bare)
 
-    await bareRun()
-    await sandboxRun()
-    await execRun()
-    await cliRun()
+    for (let i = 0; i < counts.exec.warmup; i++) {
+      await bareRun()
+      await sandboxRun()
+      await execRun()
+      await cliRun()
+    }
     const t = {
       bare: [] as Array<number>,
       sandbox: [] as Array<number>,
@@ -98,7 +98,7 @@ export const benchExec = async (): Promise<void> => {
       cli: [] as Array<number>,
       bare2: [] as Array<number>
     }
-    for (let i = 0; i < RUNS; i++) {
+    for (let i = 0; i < counts.exec.runs; i++) {
       t.bare.push(await ms(bareRun))
       t.sandbox.push(await ms(sandboxRun))
       t.bare2.push(await ms(bareRun))

@@ -30,7 +30,7 @@ import * as path from "node:path"
 import * as zlib from "node:zlib"
 import { htmlToMarkdown } from "../src/domain/Readable.js"
 import { readerText } from "./readerText.js"
-import { CLI, median, record, tempDir } from "./support.js"
+import { CLI, counts, judge, median, record, tempDir } from "./support.js"
 
 interface Case {
   readonly url: string
@@ -75,7 +75,7 @@ export const loadCases = (): Array<Case> => {
     string,
     { page: string; with: Array<string>; without: Array<string> }
   >
-  return Object.entries(index).map(([url, c]) => ({
+  return Object.entries(index).slice(0, counts.extraction.pages).map(([url, c]) => ({
     url,
     page: c.page,
     html: new TextDecoder("utf-8").decode(zlib.gunzipSync(fs.readFileSync(path.join(SET, "pages", c.page)))),
@@ -85,7 +85,7 @@ export const loadCases = (): Array<Case> => {
 }
 
 const score = (name: string, cases: ReadonlyArray<Case>, extract: (c: Case) => string): Score => {
-  for (const c of cases.slice(0, 40)) extract(c)
+  for (const c of cases.slice(0, counts.extraction.warmupPages)) extract(c)
   let tp = 0
   let fn = 0
   let fp = 0
@@ -165,7 +165,7 @@ export const benchExtraction = async (): Promise<void> => {
     baseline: "Readability over linkedom",
     baselineMs: base.msPerPage,
     target: 0.33,
-    note: `F ${ours.f.toFixed(3)} vs ${base.f.toFixed(3)} (target F >= 0.93: ${ours.f >= 0.93 ? "met" : "MISSED"})`
+    note: `F ${ours.f.toFixed(3)} vs ${base.f.toFixed(3)} (target F >= 0.93: ${judge(ours.f >= 0.93)})`
   })
   benchFreshIngest(cases)
 }
@@ -193,7 +193,7 @@ export const benchFreshIngest = (cases: ReadonlyArray<Case>): void => {
       [CLI, "plan", "start", "--workdir", dir, "--input", "research/inputs/s.json", "--json"],
       { encoding: "utf8" }
     )
-    const runs = 9
+    const runs = counts.extraction.freshRuns
     // A page of its own each time: the same bytes would be refused as already retained.
     for (let n = 0; n <= runs; n++) fs.writeFileSync(path.join(dir, `page${n}.html`), `${page.html}<!-- ${n} -->`)
     const script = [
@@ -202,7 +202,7 @@ export const benchFreshIngest = (cases: ReadonlyArray<Case>): void => {
       "ingest() { \"$NODE\" \"$CLI\" ingest --file \"page$1.html\" --origin https://bench.example/median --workdir . --json >/dev/null; }",
       "inspect() { \"$NODE\" \"$CLI\" plan inspect --workdir . --json >/dev/null; }",
       // The first pair warms the page cache and writes the code caches; it is not counted.
-      "ingest 0; inspect",
+      ...(counts.extraction.freshWarmup > 0 ? ["ingest 0; inspect"] : []),
       `for i in $(seq 1 ${runs}); do { time ingest "$i"; } 2>&1 | sed 's/^/ingest /'; { time inspect; } 2>&1 | sed 's/^/inspect /'; done`
     ].join("\n")
     const r = spawnSync("bash", ["-c", script], {

@@ -1,6 +1,6 @@
 /**
  * Benchmarks of the gate: one gate run (in-process service call) over 32 retained sources of
- * 2 MiB with 200 citations, against a baseline that reads the same files and runs the same
+ * 2 MiB (bench/support.ts `counts`) with 200 citations, against a baseline that reads the same files and runs the same
  * substring searches (the shared quote matcher) without the service.
  */
 import * as Effect from "effect/Effect"
@@ -12,10 +12,10 @@ import { makeQuoteMatcher } from "../src/domain/Quote.js"
 import { GateLive } from "../src/layers/GateLive.js"
 import { PlanLayer } from "../src/layers/PlanLayer.js"
 import { Gate } from "../src/services/Gate.js"
-import { CLI, exec, record, tempDir, timeAsync, timeSync } from "./support.js"
+import { CLI, counts, exec, record, tempDir, timeAsync, timeSync } from "./support.js"
 
-const FILES = 32
-const FILE_BYTES = 2 * 1024 * 1024
+const FILES = counts.gate.files
+const FILE_BYTES = counts.gate.fileMiB * 1024 * 1024
 const CITATIONS = 200
 
 /** Deterministic prose-like text (a small LCG over a word list). */
@@ -141,7 +141,7 @@ export const benchGate = async (): Promise<void> => {
         }`
       )
     }
-    const ms = await timeAsync(7, once)
+    const ms = await timeAsync(counts.gate.runs, once, counts.gate.warmup)
 
     const baselineMs = timeSync(7, () => {
       const matchers = new Map<string, ReturnType<typeof makeQuoteMatcher>>()
@@ -155,9 +155,9 @@ export const benchGate = async (): Promise<void> => {
         if (m(c.quote).matched) found++
       }
       if (found !== CITATIONS) throw new Error("baseline: a quote was not found")
-    })
+    }, counts.gate.warmup)
     record({
-      name: `gate run: ${FILES} sources x 2 MiB, ${CITATIONS} citations (in-process)`,
+      name: `gate run: ${FILES} sources x ${counts.gate.fileMiB} MiB, ${CITATIONS} citations (in-process)`,
       ms,
       baseline: "read files + same quote searches",
       baselineMs,

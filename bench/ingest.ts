@@ -28,18 +28,18 @@ import { policyAllowing, SafeHttpTest, tableResolver } from "../src/layers/SafeH
 import { FileStore } from "../src/services/FileStore.js"
 import { Ingest } from "../src/services/Ingest.js"
 import { SafeHttp } from "../src/services/SafeHttp.js"
-import { CLI, record, tempDir, timeAsync, timeAsyncAlternating, timeSyncAlternating } from "./support.js"
+import { CLI, counts, record, tempDir, timeAsync, timeAsyncAlternating, timeSyncAlternating } from "./support.js"
 
 const MiB = 1024 * 1024
 
-/** A realistic 2 MiB article page: headings, paragraphs with links, lists, code, a table, furniture. */
-export const bigPage = (): string => {
+/** A realistic article page of `mib` MiB: headings, paragraphs with links, lists, code, a table, furniture. */
+export const bigPage = (mib = 2): string => {
   const head =
     `<!doctype html><html><head><meta charset="utf-8"><title>Benchmark article</title><style>body{}</style><script>var t=1</script></head><body><nav><a href="/">Home</a><a href="/a">A</a></nav><main>`
   const tail = `</main><footer>footer</footer></body></html>`
   const parts: Array<string> = [head]
   let size = head.length + tail.length
-  for (let i = 0; size < 2 * MiB - 2048; i++) {
+  for (let i = 0; size < mib * MiB - 2048; i++) {
     const section =
       `<section><h2>Section ${i}</h2><p>The measurement at station ${i} rose by ${i % 17} units overnight, ` +
       `as <a href="/stations/${i}">the station log</a> records; see also <a href="https://example.org/ref/${i}">reference ${i}</a>. ` +
@@ -48,7 +48,7 @@ export const bigPage = (): string => {
       (i % 10 === 0 ? `<pre><code class="language-sh">measure --station ${i} --out log.txt</code></pre>` : "") +
       (i % 25 === 0 ? `<table><tr><th>k</th><th>v</th></tr><tr><td>a</td><td>${i}</td></tr></table>` : "") +
       `</section>\n`
-    if (size + section.length > 2 * MiB - 64) break
+    if (size + section.length > mib * MiB - 64) break
     parts.push(section)
     size += section.length
   }
@@ -75,7 +75,9 @@ server.listen(0, "127.0.0.1", () => process.stdout.write(server.address().port +
 const hasCurl = (): boolean => spawnSync("curl", ["--version"], { encoding: "utf8" }).status === 0
 
 export const benchIngest = async (): Promise<void> => {
-  const page = Buffer.from(bigPage(), "utf8")
+  const c = counts.ingest
+  const size = `${c.pageMiB} MiB`
+  const page = Buffer.from(bigPage(c.pageMiB), "utf8")
   const scratch = tempDir("dossier-bench-ingest-")
   // The page is served by a separate process, for curl and for dossier alike: a server inside the
   // measuring process would share its event loop with the client being measured (and not curl's).
@@ -152,15 +154,15 @@ export const benchIngest = async (): Promise<void> => {
     const warmUp = async (runs: number, fn: () => Promise<unknown>) => {
       for (let i = 0; i < runs; i++) await fn()
     }
-    await warmUp(2, ingestOnce)
-    const early = await timeAsync(9, ingestOnce, 0)
-    await warmUp(9, ingestOnce)
-    const steady = await timeAsync(9, ingestOnce, 0)
+    await warmUp(c.earlyWarmup, ingestOnce)
+    const early = await timeAsync(c.earlyRuns, ingestOnce, 0)
+    await warmUp(c.steadyWarmup, ingestOnce)
+    const steady = await timeAsync(c.steadyRuns, ingestOnce, 0)
     await runtime.dispose()
-    const capture = await timeAsync(9, captureOnce, 20)
-    const baselineMs = await timeAsync(9, baselineOnce, 2)
+    const capture = await timeAsync(c.captureRuns, captureOnce, c.captureWarmup)
+    const baselineMs = await timeAsync(c.baselineRuns, baselineOnce, c.baselineWarmup)
     record({
-      name: "ingest 2 MiB page (in process, steady state)",
+      name: `ingest ${size} page (in process, steady state)`,
       ms: steady,
       baseline,
       baselineMs,
@@ -168,7 +170,7 @@ export const benchIngest = async (): Promise<void> => {
         "after 20 captures; fetch + policy + extraction + 3 retained files (original, readable copy, WARC) + capture log"
     })
     record({
-      name: "ingest 2 MiB page (in process, captures 3–11)",
+      name: `ingest ${size} page (in process, captures 3–11)`,
       ms: early,
       baseline,
       baselineMs,
@@ -187,10 +189,14 @@ export const benchIngest = async (): Promise<void> => {
     // after 3 warm-ups), so that both see the same machine and the same heap (five runs of one,
     // then five of the other, gave ratios from 0.67x to 1.24x in one hour on one machine).
     const text = page.toString("utf8")
-    const [extract, parseOnly] = timeSyncAlternating(15, [() => htmlToMarkdown(text, url), () => load(text)], 3)
+    const [extract, parseOnly] = timeSyncAlternating(
+      c.extractRuns,
+      [() => htmlToMarkdown(text, url), () => load(text)],
+      c.extractWarmup
+    )
     const mbps = page.byteLength / MiB / (extract / 1000)
     record({
-      name: "extract readable copy of 2 MiB",
+      name: `extract readable copy of ${size}`,
       ms: extract,
       baseline: "cheerio parse only",
       baselineMs: parseOnly,
@@ -199,11 +205,11 @@ export const benchIngest = async (): Promise<void> => {
 
     // CLI start, reported separately (the in-process figures above exclude it).
     const cliMs = await timeAsync(
-      5,
+      c.cliRuns,
       () => run(process.execPath, [CLI, "ingest", "https://example.com/", "--dry-run", "--json"]),
-      1
+      c.cliWarmup
     )
-    const nodeMs = await timeAsync(5, () => run(process.execPath, ["-e", "0"]), 1)
+    const nodeMs = await timeAsync(c.cliRuns, () => run(process.execPath, ["-e", "0"]), c.cliWarmup)
     record({ name: "CLI start: ingest --dry-run", ms: cliMs, baseline: "node -e 0", baselineMs: nodeMs })
 
     // The page as an agent imports it: one CLI process (its start, the readable copy made by a V8
@@ -233,9 +239,13 @@ export const benchIngest = async (): Promise<void> => {
         "require('cheerio/slim').load(require('node:fs').readFileSync(process.argv[1], 'utf8'))",
         pageFile
       ])
-    const [imported, parsedCold] = await timeAsyncAlternating(7, [importOnce, parseInOneProcess], 1)
+    const [imported, parsedCold] = await timeAsyncAlternating(
+      c.importRuns,
+      [importOnce, parseInOneProcess],
+      c.importWarmup
+    )
     record({
-      name: "CLI ingest --file of the 2 MiB page (one process)",
+      name: `CLI ingest --file of the ${size} page (one process)`,
       ms: imported,
       baseline: "node: read + cheerio parse",
       baselineMs: parsedCold,

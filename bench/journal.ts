@@ -15,7 +15,7 @@ import type { JournalEvent } from "../src/domain/Journal.js"
 import { encodeLine, eventText } from "../src/domain/JournalLines.js"
 import { JournalLayer } from "../src/layers/JournalLayer.js"
 import { Journal } from "../src/services/Journal.js"
-import { CLI, median, record, tempDir, timeAsync, timeSync } from "./support.js"
+import { CLI, counts, judge, median, record, tempDir, timeAsync, timeSync } from "./support.js"
 
 const evaluation = (id: string, i: number): JournalEvent => ({
   id,
@@ -39,6 +39,7 @@ export const benchJournal = async (): Promise<void> => {
   const runtime = ManagedRuntime.make(JournalLayer(dir))
   const call = <A, E>(f: (j: typeof Journal.Service) => Effect.Effect<A, E>) =>
     runtime.runPromise(Effect.flatMap(Journal, f))
+  const c = counts.journal
   try {
     // 1. single-event append (in-process service call) vs raw append + fsync of the same line.
     // The two are interleaved run by run, so that both see the same disk (fsync time varies a lot).
@@ -51,7 +52,7 @@ export const benchJournal = async (): Promise<void> => {
       const rawFile = path.join(dir, "research", study, "raw.jsonl")
       const service: Array<number> = []
       const raw: Array<number> = []
-      for (let i = 0; i < 103; i++) {
+      for (let i = 0; i < c.appendSkipped + c.appendRuns; i++) {
         const event = evaluation(`${tag}-${i}`, i)
         let t = process.hrtime.bigint()
         await call((j) => j.append(study, event))
@@ -66,7 +67,7 @@ export const benchJournal = async (): Promise<void> => {
           fs.closeSync(fd)
         }
         const rawMs = Number(process.hrtime.bigint() - t) / 1e6
-        if (i >= 3) {
+        if (i >= c.appendSkipped) {
           service.push(serviceMs)
           raw.push(rawMs)
         }
@@ -74,7 +75,7 @@ export const benchJournal = async (): Promise<void> => {
       return { ms: median(service), baselineMs: median(raw) }
     }
     const cold = await appendRuns("single", "s")
-    for (let w = 0; w < 3000; w++) {
+    for (let w = 0; w < c.steadyAppends; w++) {
       const study = `warm-${Math.floor(w / 100)}`
       if (w % 100 === 0) await call((j) => j.append(study, created))
       await call((j) => j.append(study, evaluation(`w-${w}`, w)))
@@ -85,22 +86,23 @@ export const benchJournal = async (): Promise<void> => {
       ...warm,
       baseline: "appendFileSync+fsyncSync",
       target: 2,
-      note: "after 3000 appends; interleaved, 100 runs each, journal of 1–100 events"
+      note:
+        `after ${c.steadyAppends} appends; interleaved, ${c.appendRuns} runs each, journal of 1–${c.appendRuns} events`
     })
     record({
       name: "journal append (1 event, first 100 calls of a service)",
       ...cold,
       baseline: "appendFileSync+fsyncSync",
-      note: "V8 still compiling the append path; interleaved, 100 runs each"
+      note: `V8 still compiling the append path; interleaved, ${c.appendRuns} runs each`
     })
 
     // 2. a 1000-event batch vs a raw write + fsync of the same lines.
     const batch = [created, ...Array.from({ length: 999 }, (_, i) => evaluation(`b-${i}`, i))]
     let study = 0
-    const batchMs = await timeAsync(7, () => call((j) => j.append(`batch-${study++}`, batch)), 1)
+    const batchMs = await timeAsync(c.batchRuns, () => call((j) => j.append(`batch-${study++}`, batch)), c.batchWarmup)
     const batchBytes = batch.map((e, i) => encodeLine(i + 1, eventText(e))).join("")
     let k = 0
-    const rawBatchMs = timeSync(7, () => {
+    const rawBatchMs = timeSync(c.batchRuns, () => {
       const fd = fs.openSync(path.join(dir, `rawbatch-${k++}.jsonl`), "a")
       try {
         fs.writeSync(fd, batchBytes)
@@ -108,7 +110,7 @@ export const benchJournal = async (): Promise<void> => {
       } finally {
         fs.closeSync(fd)
       }
-    }, 1)
+    }, c.batchWarmup)
     record({
       name: "journal append (1000-event batch)",
       ms: batchMs,
@@ -120,7 +122,7 @@ export const benchJournal = async (): Promise<void> => {
     const big = path.join(dir, "research", "big", "research-events.jsonl")
     fs.mkdirSync(path.dirname(big), { recursive: true })
     const parts: Array<string> = [encodeLine(1, eventText(created))]
-    for (let i = 1; i < 100_000; i++) parts.push(encodeLine(i + 1, eventText(evaluation(`e-${i}`, i))))
+    for (let i = 1; i < c.inspectEvents; i++) parts.push(encodeLine(i + 1, eventText(evaluation(`e-${i}`, i))))
     fs.writeFileSync(big, parts.join(""))
     const size = fs.statSync(big).size
     let events = 0
@@ -144,23 +146,23 @@ export const benchJournal = async (): Promise<void> => {
     // moved the ratio by ±0.3 on this shared machine.
     const inspects: Array<number> = []
     const baselines: Array<number> = []
-    for (let i = 0; i < 8; i++) {
-      const a = await timeAsync(1, inspectOnce, i === 0 ? 1 : 0)
-      const b = timeSync(1, baselineOnce, i === 0 ? 1 : 0)
+    for (let i = 0; i < c.inspectRuns; i++) {
+      const a = await timeAsync(1, inspectOnce, i === 0 ? c.inspectWarmup : 0)
+      const b = timeSync(1, baselineOnce, i === 0 ? c.inspectWarmup : 0)
       inspects.push(a)
       baselines.push(b)
     }
     const inspectMs = median(inspects)
     const baselineMs = median(baselines)
-    if (events !== 100_000) throw new Error(`inspect saw ${events} events`)
-    if (parsed !== 100_000) throw new Error("baseline miscounted")
+    if (events !== c.inspectEvents) throw new Error(`inspect saw ${events} events`)
+    if (parsed !== c.inspectEvents) throw new Error("baseline miscounted")
     record({
-      name: "journal inspect (100,000 events)",
+      name: `journal inspect (${c.inspectEvents.toLocaleString("en")} events)`,
       ms: inspectMs,
       baseline: "readFileSync + JSON.parse per line",
       baselineMs,
       target: 1.5,
-      note: `${(size / 1024 / 1024).toFixed(1)} MiB; ${inspectMs < 1000 ? "under" : "OVER"} 1 s`
+      note: `${(size / 1024 / 1024).toFixed(1)} MiB; under 1 s: ${judge(inspectMs < 1000)}`
     })
 
     // 4. one-event append in a fresh CLI process: a study of 100,000 events against one of 1,000.
@@ -173,8 +175,8 @@ export const benchJournal = async (): Promise<void> => {
       fs.writeFileSync(file, parts.slice(0, events).join(""))
       return name
     }
-    const small = studyOf("hist-1k", 1_000)
-    const large = studyOf("hist-100k", 100_000)
+    const small = studyOf("hist-1k", c.cliSmallEvents)
+    const large = studyOf("hist-100k", c.inspectEvents)
     let n = 0
     const cliAppend = (study: string) => () => {
       const input = path.join(dir, `event-${n}.json`)
@@ -197,17 +199,17 @@ export const benchJournal = async (): Promise<void> => {
     cliAppend(large)()
     const atSmall: Array<number> = []
     const atLarge: Array<number> = []
-    for (let i = 0; i < 9; i++) {
+    for (let i = 0; i < c.cliRuns; i++) {
       atLarge.push(timeSync(1, cliAppend(large), 0))
       atSmall.push(timeSync(1, cliAppend(small), 0))
     }
     record({
-      name: "journal append (1 event, fresh CLI process, study of 100,000 events)",
+      name: `journal append (1 event, fresh CLI process, study of ${c.inspectEvents.toLocaleString("en")} events)`,
       ms: median(atLarge),
-      baseline: "the same on a study of 1,000 events",
+      baseline: `the same on a study of ${c.cliSmallEvents.toLocaleString("en")} events`,
       baselineMs: median(atSmall),
       target: 1.2,
-      note: "interleaved, 9 runs each"
+      note: `interleaved, ${c.cliRuns} runs each`
     })
   } finally {
     await runtime.dispose()

@@ -7,9 +7,10 @@
  */
 import { spawnSync } from "node:child_process"
 import * as path from "node:path"
-import { median, record } from "./support.js"
+import { counts, median, record } from "./support.js"
 
 const child = path.resolve("bench/library-child.mjs")
+const ROUNDS = counts.library.rounds
 const measure = (entry: string, mode: "time" | "count") => {
   const r = spawnSync(process.execPath, [child, entry, mode], { encoding: "utf8" })
   if (r.status !== 0) throw new Error(`library-child ${entry}: ${r.stderr}`)
@@ -26,7 +27,7 @@ export const benchLibrary = async (): Promise<void> => {
   const cjs = path.resolve("dist/lib/cjs/index.js")
   const effect = path.resolve("node_modules/effect/dist/esm/index.js")
   const times: Record<string, Array<number>> = { esm: [], cjs: [], effect: [], flow: [] }
-  for (let i = 0; i < 9; i++) {
+  for (let i = 0; i < ROUNDS; i++) {
     const e = measure(esm, "time")
     times["esm"]!.push(e.importMs)
     times["flow"]!.push(e.flowMs)

@@ -8,7 +8,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { CLI, record, tempDir, timeAsync, timeSync } from "./support.js"
+import { CLI, counts, record, tempDir, timeAsync, timeSync } from "./support.js"
 
 export const benchMcp = async (): Promise<void> => {
   const dir = tempDir("dossier-bench-mcp-")
@@ -25,10 +25,10 @@ export const benchMcp = async (): Promise<void> => {
     "--json"
   ])
   if (start.status !== 0) throw new Error(String(start.stdout))
-  const cli = timeSync(21, () => {
+  const cli = timeSync(counts.mcp.cliRuns, () => {
     const r = spawnSync(process.execPath, [CLI, "plan", "inspect", "--workdir", dir, "--json"], { encoding: "utf8" })
     if (r.status !== 0) throw new Error(r.stdout)
-  }, 3)
+  }, counts.mcp.cliWarmup)
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [CLI, "mcp", "--workdir", dir],
@@ -36,10 +36,10 @@ export const benchMcp = async (): Promise<void> => {
   })
   const client = new Client({ name: "dossier-bench", version: "1.0.0" })
   await client.connect(transport)
-  const viaMcp = await timeAsync(101, async () => {
+  const viaMcp = await timeAsync(counts.mcp.mcpRuns, async () => {
     const r = await client.callTool({ name: "plan_inspect", arguments: {} })
     if (r.isError === true) throw new Error(JSON.stringify(r))
-  }, 5)
+  }, counts.mcp.mcpWarmup)
   await client.close()
   record({
     name: "plan_inspect through dossier mcp (round trip)",

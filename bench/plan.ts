@@ -1,11 +1,11 @@
 /**
  * Plan benchmarks: cold start of `dossier plan inspect --json` against `node -e 0`, and
- * `plan inspect` over 32 registered 16 MiB files against `openssl dgst -sha256` of the same files.
+ * `plan inspect` over 32 registered 16 MiB files (bench/support.ts `counts`) against `openssl dgst -sha256` of the same files.
  */
 import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { CLI, exec, record, tempDir, timeSync, writeJson } from "./support.js"
+import { CLI, counts, exec, record, tempDir, timeSync, writeJson } from "./support.js"
 
 const run = (args: ReadonlyArray<string>) => {
   const r = spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 })
@@ -25,11 +25,12 @@ export const benchPlan = async (): Promise<void> => {
     writeJson(small, "research/inputs/s.json", { goal: "g", limits: [], nextAction: "n" }),
     "--json"
   ])
-  const runs = 21
-  const node = timeSync(runs, () => exec(process.execPath, ["-e", "0"]), 3)
-  const inspect = timeSync(runs, () => run(["plan", "inspect", "--workdir", small, "--json"]), 3)
+  const { fileMiB, files: fileCount, hashRuns, hashWarmup, helpRuns, helpWarmup, inspectRuns, inspectWarmup } =
+    counts.plan
+  const node = timeSync(inspectRuns, () => exec(process.execPath, ["-e", "0"]), inspectWarmup)
+  const inspect = timeSync(inspectRuns, () => run(["plan", "inspect", "--workdir", small, "--json"]), inspectWarmup)
   record({ name: "cold start: plan inspect --json", ms: inspect, baseline: "node -e 0", baselineMs: node, target: 2.5 })
-  const help = timeSync(11, () => run(["--help"]), 1)
+  const help = timeSync(helpRuns, () => run(["--help"]), helpWarmup)
   record({ name: "cold start: dossier --help", ms: help, baseline: "node -e 0", baselineMs: node })
 
   // Hashing: 32 registered files of 16 MiB.
@@ -43,9 +44,9 @@ export const benchPlan = async (): Promise<void> => {
     writeJson(big, "research/inputs/s.json", { goal: "g", limits: [], nextAction: "n" }),
     "--json"
   ])
-  const block = Buffer.alloc(16 * 1024 * 1024)
+  const block = Buffer.alloc(fileMiB * 1024 * 1024)
   const files: Array<string> = []
-  for (let i = 0; i < 32; i++) {
+  for (let i = 0; i < fileCount; i++) {
     block.fill(i + 1)
     const rel = `research/sources/file-${i}.bin`
     fs.mkdirSync(path.join(big, "research/sources"), { recursive: true })
@@ -68,10 +69,14 @@ export const benchPlan = async (): Promise<void> => {
   const absFiles = files.map((f) => path.join(big, f))
   const opensslOk = spawnSync("openssl", ["version"]).status === 0
   const baselineCmd = opensslOk ? "openssl" : "sha256sum"
-  const baseline = timeSync(5, () => exec(baselineCmd, opensslOk ? ["dgst", "-sha256", ...absFiles] : absFiles), 1)
-  const hashed = timeSync(5, () => run(["plan", "inspect", "--workdir", big, "--json"]), 1)
+  const baseline = timeSync(
+    hashRuns,
+    () => exec(baselineCmd, opensslOk ? ["dgst", "-sha256", ...absFiles] : absFiles),
+    hashWarmup
+  )
+  const hashed = timeSync(hashRuns, () => run(["plan", "inspect", "--workdir", big, "--json"]), hashWarmup)
   record({
-    name: "plan inspect, 32 x 16 MiB registered",
+    name: `plan inspect, ${fileCount} x ${fileMiB} MiB registered`,
     ms: hashed,
     baseline: opensslOk ? "openssl dgst -sha256" : "sha256sum",
     baselineMs: baseline,

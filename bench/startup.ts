@@ -15,7 +15,7 @@
  */
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { CLI, exec, record, tempDir, timeSyncAlternating, writeJson } from "./support.js"
+import { CLI, counts, exec, record, tempDir, timeSyncAlternating, writeJson } from "./support.js"
 
 /** Build the floor programs into `dir` and run each once (its code cache written); answers how to run each. */
 export const buildFloor = (dir: string) => {
@@ -108,11 +108,15 @@ export const benchStartup = async (): Promise<void> => {
     ["floor: Effect runtime + one Schema decode", floor.schema]
   ] as const
   for (const [name, run] of floors) {
-    const [baseline, ms] = timeSyncAlternating(15, [node, run] as const, 2)
+    const [baseline, ms] = timeSyncAlternating(counts.startup.floorRuns, [node, run] as const, counts.startup.warmup)
     record({ name, ms, baseline: "node -e 0", baselineMs: baseline })
   }
   for (const args of commands) {
-    const [baseline, floorMs, ms] = timeSyncAlternating(15, [node, floor.schema, () => cli(args)] as const, 2)
+    const [baseline, floorMs, ms] = timeSyncAlternating(
+      counts.startup.commandRuns,
+      [node, floor.schema, () => cli(args)] as const,
+      counts.startup.warmup
+    )
     const shown = args.filter((a) => a !== dir && a !== "--workdir")
     record({
       name: `cold start: ${shown.join(" ")}`,

@@ -41,6 +41,7 @@ import { CLOSING_EVENTS } from "../src/layers/postgres/JournalStorePostgres.js"
 import { Journal } from "../src/services/Journal.js"
 import {
   CLI,
+  counts,
   loadedMachine,
   median,
   pairedRatio,
@@ -229,10 +230,7 @@ const appendRow = async (url: string) => {
     // The process's first appends (after a few) pay for code V8 has not optimized yet, the
     // library's far more than the raw side's (its CPU per append falls by half over the first
     // ~750 appends, then slowly): timed apart, then the rounds after that warm-up.
-    const COLD = 101
-    const COLD_WARMUP = 20
-    const WARMUP = 600
-    const RUNS = 201
+    const { cold: COLD, coldWarmup: COLD_WARMUP, runs: RUNS, warmup: WARMUP } = counts.store
     const ROUNDS = COLD_WARMUP + COLD + WARMUP + RUNS
     const rawRows = Array.from({ length: ROUNDS }, rowsFor("raw"))
     const pipedRows = Array.from({ length: ROUNDS }, rowsFor("piped"))
@@ -351,8 +349,12 @@ const checkpointRow = (url: string) => {
     }
     // The row sits near its target and one run of a fresh CLI moves by ±10%: enough runs for a
     // median that moves less than the margin it is judged by.
-    const RUNS = 31
-    const [boundMs, plainMs] = timeSyncAlternating(RUNS, [checkpoint(bound), checkpoint(plain)], 2)
+    const RUNS = counts.store.checkpointRuns
+    const [boundMs, plainMs] = timeSyncAlternating(
+      RUNS,
+      [checkpoint(bound), checkpoint(plain)],
+      counts.store.checkpointWarmup
+    )
     const view = fs.readFileSync(path.join(bound, "plan.md"), "utf8")
     if (!view.includes(`step ${revisions.get(bound)! - 1}`)) {
       throw new Error("the bound folder's plan.md was not refreshed")
@@ -372,13 +374,18 @@ const checkpointRow = (url: string) => {
       const out = JSON.parse(cli(["plan", "inspect", "--workdir", dir, "--json"])) as { revision: number }
       if (out.revision !== revisions.get(dir)) throw new Error(`inspect answered ${JSON.stringify(out)}`)
     }
-    const [boundInspect, plainInspect] = timeSyncAlternating(11, [inspect(bound), inspect(plain)], 1)
+    const INSPECTS = counts.store.inspectRuns
+    const [boundInspect, plainInspect] = timeSyncAlternating(
+      INSPECTS,
+      [inspect(bound), inspect(plain)],
+      counts.store.inspectWarmup
+    )
     record({
       name: "plan inspect, fresh CLI, bound folder",
       ms: boundInspect,
       baseline: "the same in a plain folder",
       baselineMs: plainInspect,
-      note: "no write, no refresh: loading the store's code and connecting; interleaved, 11 runs each"
+      note: `no write, no refresh: loading the store's code and connecting; interleaved, ${INSPECTS} runs each`
     })
   } finally {
     fs.rmSync(bound, { recursive: true, force: true })
@@ -451,8 +458,8 @@ const writersRow = async (url: string) => {
       "--log-level=warning"
     ], { encoding: "utf8" })
     if (built.status !== 0) throw new Error(`bundling the writer failed: ${built.stderr}`)
-    const EVENTS = 1_000
-    const WRITERS = 8
+    const EVENTS = counts.store.writerEvents
+    const WRITERS = counts.store.writers
     const dossier = "bench-writers"
     const job = { url, dossier, workdir: dir, events: EVENTS, batch: 10 }
     const client = new Pg.Client({ connectionString: url })
@@ -486,17 +493,21 @@ const writersRow = async (url: string) => {
       const check =
         `${lost} lost, ${duplicated} duplicated (${stored} rows in ${rows.length} studies, ${answered} answered appended, ${retries} retries)`
       if (lost !== 0 || duplicated !== 0 || stored !== WRITERS * EVENTS || answered !== WRITERS * EVENTS) {
-        throw new Error(`8 writers: ${check}`)
+        throw new Error(`${WRITERS} writers: ${check}`)
       }
+      // Each writer's events: 1,000 as measured (bench/support.ts `counts`).
+      const each = EVENTS.toLocaleString("en")
       const manyPer1k = all.ms / WRITERS
       const onePer1k = (before.ms + after.ms) / 2
       record({
-        name: "8 writers x 1,000 events, ms per 1,000 events",
+        name: `${WRITERS} writers x ${each} events, ms per ${each} events`,
         ms: manyPer1k,
-        baseline: "one writer x 1,000 events",
+        baseline: `one writer x ${each} events`,
         baselineMs: onePer1k,
-        note: `throughput ${(onePer1k / manyPer1k).toFixed(2)}x one writer's (${(1e6 / manyPer1k).toFixed(0)} vs ${
-          (1e6 / onePer1k).toFixed(0)
+        note: `throughput ${(onePer1k / manyPer1k).toFixed(2)}x one writer's (${
+          (EVENTS * 1000 / manyPer1k).toFixed(0)
+        } vs ${
+          (EVENTS * 1000 / onePer1k).toFixed(0)
         } events/s); ${check}; batches of 10 through the library, one study each, start signal to last answer`
       })
     } finally {

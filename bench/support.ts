@@ -9,6 +9,96 @@ import * as path from "node:path"
 
 export const CLI = path.resolve("dist/dossier.cjs")
 
+/**
+ * The smoke run (`npm run bench -- --smoke`): every suite makes its whole set-up and runs each of
+ * its rows once or a few times, no warm-up, so that a change that breaks a suite shows in a minute
+ * (test/bench/smoke.test.ts runs it) instead of in the next 30-minute run. Its figures are one
+ * sample of a cold process: the ratios mean nothing, and no target is judged.
+ */
+export const smoke: boolean = process.argv.includes("--smoke")
+
+/** Why no row of this run is judged against its target, or undefined when measuring. */
+export const SMOKE_NOTE = smoke ? "smoke run" : undefined
+
+/** One count: as measured (`npm run bench`), and in the smoke run — the least that still runs every path. */
+const count = (measured: number, smokeCount: number): number => smoke ? smokeCount : measured
+
+/**
+ * Every suite's counts (runs, warm-ups, rounds, sizes that only set how long a row takes), in one
+ * place: each suite reads its own, and none asks whether this is a smoke run.
+ */
+export const counts = {
+  startup: { floorRuns: count(15, 1), commandRuns: count(15, 1), warmup: count(2, 0) },
+  plan: {
+    inspectRuns: count(21, 1),
+    inspectWarmup: count(3, 0),
+    helpRuns: count(11, 1),
+    helpWarmup: count(1, 0),
+    files: count(32, 2),
+    fileMiB: count(16, 1),
+    hashRuns: count(5, 1),
+    hashWarmup: count(1, 0)
+  },
+  ingest: {
+    pageMiB: count(2, 0.25),
+    earlyWarmup: count(2, 0),
+    earlyRuns: count(9, 1),
+    steadyWarmup: count(9, 0),
+    steadyRuns: count(9, 1),
+    captureRuns: count(9, 1),
+    captureWarmup: count(20, 0),
+    baselineRuns: count(9, 1),
+    baselineWarmup: count(2, 0),
+    extractRuns: count(15, 1),
+    extractWarmup: count(3, 0),
+    cliRuns: count(5, 1),
+    cliWarmup: count(1, 0),
+    importRuns: count(7, 1),
+    importWarmup: count(1, 0)
+  },
+  journal: {
+    appendSkipped: count(3, 0),
+    appendRuns: count(100, 1),
+    steadyAppends: count(3000, 1),
+    batchRuns: count(7, 1),
+    batchWarmup: count(1, 0),
+    inspectEvents: count(100_000, 1_000),
+    inspectRuns: count(8, 1),
+    inspectWarmup: count(1, 0),
+    cliSmallEvents: count(1_000, 10),
+    cliRuns: count(9, 1)
+  },
+  gate: { files: count(32, 4), fileMiB: count(2, 0.25), runs: count(7, 1), warmup: count(1, 0) },
+  monitor: {
+    subscriptions: count(1000, 20),
+    runsPerSubscription: count(10, 3),
+    runs: count(9, 1),
+    warmup: count(1, 0)
+  },
+  library: { rounds: count(9, 1) },
+  mcp: { cliRuns: count(21, 1), cliWarmup: count(3, 0), mcpRuns: count(101, 1), mcpWarmup: count(5, 0) },
+  extraction: {
+    pages: count(Infinity, 10),
+    warmupPages: count(40, 0),
+    freshRuns: count(9, 1),
+    freshWarmup: count(1, 0)
+  },
+  extractionWcxb: { pages: count(Infinity, 10), warmupPages: count(40, 0) },
+  exec: { runs: count(21, 1), warmup: count(1, 0) },
+  store: {
+    coldWarmup: count(20, 0),
+    cold: count(101, 2),
+    warmup: count(600, 0),
+    runs: count(201, 2),
+    checkpointRuns: count(31, 1),
+    checkpointWarmup: count(2, 0),
+    inspectRuns: count(11, 1),
+    inspectWarmup: count(1, 0),
+    writers: count(8, 2),
+    writerEvents: count(1_000, 20)
+  }
+} as const
+
 export const median = (xs: ReadonlyArray<number>): number => {
   const s = [...xs].sort((a, b) => a - b)
   const m = Math.floor(s.length / 2)
@@ -163,8 +253,13 @@ export const loadedMachine = (
   loadAverage > 1.5 * cores ? `load average ${loadAverage.toFixed(1)} on ${cores} cores` : undefined
 
 /** A row's verdict against its target: "met", "MISSED", or why it is not judged. */
-const verdict = (row: Row, ratio: number): string =>
-  row.unjudged !== undefined ? `not judged, ${row.unjudged}` : ratio <= row.target! ? "met" : "MISSED"
+const verdict = (row: Row, ratio: number): string => {
+  const unjudged = SMOKE_NOTE ?? row.unjudged
+  return unjudged !== undefined ? `not judged, ${unjudged}` : ratio <= row.target! ? "met" : "MISSED"
+}
+
+/** A verdict on a figure that is not a ratio (an F score, an absolute time): none in a smoke run. */
+export const judge = (met: boolean): string => SMOKE_NOTE !== undefined ? "not judged" : met ? "met" : "MISSED"
 
 export const rows: Array<Row> = []
 
@@ -186,6 +281,10 @@ const floorText = (row: Row): string =>
     } ms above it)`
 
 export const record = (row: Row) => {
+  // A count of zero samples (or a sample that is not one) reads as NaN: a broken suite, not a figure.
+  for (const [field, value] of [["ms", row.ms], ["baselineMs", row.baselineMs], ["ratio", row.ratio ?? 0]] as const) {
+    if (!Number.isFinite(value)) throw new Error(`bench row '${row.name}': ${field} is ${value}`)
+  }
   rows.push(row)
   const ratio = ratioOf(row)
   const target = row.target === undefined
@@ -202,6 +301,11 @@ export const record = (row: Row) => {
 
 /** The table of every row; with two columns more (the floor's ms, the row's ratio to it) when a row has a floor. */
 export const printTable = () => {
+  if (SMOKE_NOTE !== undefined) {
+    console.log(
+      `\n${SMOKE_NOTE}: each row one sample or a few, no warm-up; the ratios mean nothing, no target is judged.`
+    )
+  }
   const floors = rows.some((r) => r.floor !== undefined)
   console.log(
     `\n| benchmark | median ms | baseline | baseline ms | ratio | target |${floors ? " floor ms | × floor |" : ""}`

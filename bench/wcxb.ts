@@ -49,7 +49,8 @@ export const heldOnOtherSites = (cases: ReadonlyArray<Pick<WcxbCase, "id" | "url
   )
 }
 
-export const loadWcxb = (): Array<WcxbCase> => {
+/** The set's scored pages, the first `limit` of them (all by default). */
+export const loadWcxb = (limit = Infinity): Array<WcxbCase> => {
   const index = JSON.parse(fs.readFileSync(path.join(WCXB, "cases.json"), "utf8")) as Record<
     string,
     { url: string; type: string; main_content: string }
@@ -59,7 +60,7 @@ export const loadWcxb = (): Array<WcxbCase> => {
   return Object.entries(index).filter(([id, c]) =>
     typeof c.url === "string" && typeof c.main_content === "string" && /[\p{L}\p{N}]/u.test(c.main_content) &&
     fs.existsSync(path.join(WCXB, "pages", `${id}.html.gz`))
-  ).map(([id, c]) => ({
+  ).slice(0, limit).map(([id, c]) => ({
     id,
     url: c.url,
     type: c.type,
