@@ -11,6 +11,7 @@ import { configDefaults, defineConfig } from "vitest/config"
  */
 const inProcess = [
   "test/agents/SourceFollow.property.test.ts",
+  "test/agents/SourceFollow-linear.test.ts",
   "test/bench/wcxb.test.ts",
   "test/cli/boundProbe.test.ts",
   "test/cli/emptyValues.walk.test.ts",

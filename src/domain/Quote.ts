@@ -101,6 +101,36 @@ export const codePointOffset = (text: string, i: number): number => {
 }
 
 /**
+ * `codePointOffset` for many indexes of one text: the surrogate pairs are found once, and each
+ * index then costs a binary search (asking `codePointOffset` for every match of a frequent
+ * excerpt would rescan the text from its start each time).
+ */
+export const codePointOffsets = (text: string): (i: number) => number => {
+  // The index of each pair's low surrogate, in order.
+  const lows: Array<number> = []
+  for (let k = 0; k < text.length - 1; k++) {
+    const c = text.charCodeAt(k)
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = text.charCodeAt(k + 1)
+      if (d >= 0xdc00 && d <= 0xdfff) lows.push(++k)
+    }
+  }
+  return (i) => i - countBelow(lows, i)
+}
+
+/** How many of the ascending `sorted` are below `x`. */
+export const countBelow = (sorted: ReadonlyArray<number>, x: number): number => {
+  let lo = 0
+  let hi = sorted.length
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1
+    if (sorted[mid]! < x) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
+/**
  * A matcher over one file's text, read in `format` (default `text`: the text as it is). The
  * visible text is built and normalized once; each quote is then one substring search.
  */

@@ -15,7 +15,7 @@
  */
 import * as Either from "effect/Either"
 import { tokenizeHtml } from "./HtmlText.js"
-import { codePointOffset, MIN_QUOTE_LENGTH, normalizeForQuote, withoutBom } from "./Quote.js"
+import { codePointOffsets, countBelow, MIN_QUOTE_LENGTH, normalizeForQuote, withoutBom } from "./Quote.js"
 import {
   type MappedText,
   normalizeMapped,
@@ -250,14 +250,33 @@ const unitAtOrAfter = (m: MappedText, offset: number): number => {
 const readerText = (format: TextFormat, text: string, a: number, b: number) =>
   normalizeMapped(visibleText(format, text.slice(a, b))).text
 
-/** Every place the excerpt's pieces occur in `text` (read in `format`), in order. */
+/**
+ * Every place the excerpt's pieces occur in `text` (read in `format`), in order. Linear in the
+ * file's length however often they occur: a match's line, code-point offsets, block and section
+ * are looked up (binary searches over tables made in one pass), never counted from the start.
+ */
 export const follow = (file: string, format: TextFormat, pieces: ReadonlyArray<string>): ReadonlyArray<FollowMatch> => {
   // Read without a leading byte-order mark; offsets count it (src/domain/Quote.ts, withoutBom).
   const { body: text, bom } = withoutBom(file)
   const visible = normalizeMapped(visibleText(format, text))
   const blocks = blocksOf(format, text)
   const astral = /[\ud800-\udfff]/.test(text)
-  const cp = (i: number) => bom + (astral ? codePointOffset(text, i) : i)
+  const points = astral ? codePointOffsets(text) : undefined
+  const cp = (i: number) => bom + (points === undefined ? i : points(i))
+  const newlines: Array<number> = []
+  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) newlines.push(i)
+  // The nearest heading at or before each block (-1: none).
+  const headings: Array<number> = []
+  blocks.forEach((b, k) => headings.push(b.heading ? k : k > 0 ? headings[k - 1]! : -1))
+  const seen = new Map<number, string>()
+  const blockText = (k: number): string => {
+    let t = seen.get(k)
+    if (t === undefined) {
+      t = readerText(format, text, blocks[k]!.start, blocks[k]!.end)
+      seen.set(k, t)
+    }
+    return t
+  }
   /** The block holding source unit `i` (the last block starting at or before it). */
   const blockAt = (i: number): number => {
     let lo = 0
@@ -275,20 +294,14 @@ export const follow = (file: string, format: TextFormat, pieces: ReadonlyArray<s
   const answer = (s: number, e: number): FollowMatch => {
     const first = Math.max(0, blockAt(s))
     const last = Math.max(first, blockAt(Math.max(s, e - 1)))
-    let section: string | null = null
-    for (let k = first - (blocks[first]?.heading === true ? 1 : 0); k >= 0; k--) {
-      if (blocks[k]!.heading) {
-        section = readerText(format, text, blocks[k]!.start, blocks[k]!.end) || null
-        break
-      }
-    }
+    // The nearest heading above the match: a heading that holds it is not its own section.
+    const above = first - (blocks[first]?.heading === true ? 1 : 0)
+    const heading = above >= 0 && above < headings.length ? headings[above]! : -1
+    const section = heading < 0 ? null : blockText(heading) || null
     const paragraph = blocks.length === 0
       ? readerText(format, text, 0, text.length)
-      : blocks.slice(first, last + 1).map((b) => readerText(format, text, b.start, b.end)).filter((t) => t.length > 0)
-        .join("\n\n")
-    let line = 1
-    for (let i = text.indexOf("\n"); i >= 0 && i < s; i = text.indexOf("\n", i + 1)) line++
-    return { start: cp(s), end: cp(e), line, paragraph, section }
+      : blocks.slice(first, last + 1).map((_, k) => blockText(first + k)).filter((t) => t.length > 0).join("\n\n")
+    return { start: cp(s), end: cp(e), line: 1 + countBelow(newlines, s), paragraph, section }
   }
   const out: Array<FollowMatch> = []
   if (pieces.length === 1) {
@@ -299,16 +312,17 @@ export const follow = (file: string, format: TextFormat, pieces: ReadonlyArray<s
     }
     return out
   }
-  // Several pieces: in order, inside one block (the first place in each block).
+  // Several pieces: in order, inside one block (the first place in each block). Each block is
+  // searched on its own: a piece missing from it is not looked for in the rest of the file.
   for (const block of blocks) {
     const from = unitAtOrAfter(visible, block.start)
-    const to = unitAtOrAfter(visible, block.end)
-    let at = from
+    const within = visible.text.slice(from, unitAtOrAfter(visible, block.end))
+    let at = 0
     let first = -1
     let lastEnd = -1
     for (const piece of pieces) {
-      const i = visible.text.indexOf(piece, at)
-      if (i < 0 || i + piece.length > to) {
+      const i = within.indexOf(piece, at)
+      if (i < 0) {
         first = -1
         break
       }
@@ -316,7 +330,7 @@ export const follow = (file: string, format: TextFormat, pieces: ReadonlyArray<s
       lastEnd = i + piece.length
       at = lastEnd
     }
-    if (first >= 0) out.push(answer(sourceStart(visible, first), sourceEnd(visible, lastEnd - 1)))
+    if (first >= 0) out.push(answer(sourceStart(visible, from + first), sourceEnd(visible, from + lastEnd - 1)))
   }
   return out
 }

@@ -87,6 +87,19 @@ const NOTIFICATIONS = new Set([
   "notifications/roots/list_changed"
 ])
 
+/**
+ * The lists come whole (they never carry a `nextCursor`), so a cursor is one this server never
+ * gave: the protocol's answer to an invalid cursor is -32602, not the first page again.
+ */
+const wholeList = (params: { readonly cursor?: string | undefined } | undefined) => {
+  if (params?.cursor !== undefined) {
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      `Invalid cursor '${clipped(params.cursor)}': this server gives each list whole; ask without a cursor`
+    )
+  }
+}
+
 /** stdio through the line reader and the guard: what the SDK's server reads and writes. */
 class GuardedStdio implements Transport {
   onclose?: () => void
@@ -266,7 +279,10 @@ export const serve = (options: ServeOptions): Effect.Effect<void, CommandFailure
     let candidates: ReadonlySet<string> = new Set<string>()
     const uris = Effect.suspend(() => Effect.map(active.resources.list, (list) => new Set(list.map((r) => r.uri))))
     // The same tools whichever services serve them (one command table).
-    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: active.catalogue.tools as Array<never> }))
+    server.setRequestHandler(ListToolsRequestSchema, async (request) => {
+      wholeList(request.params)
+      return { tools: active.catalogue.tools as Array<never> }
+    })
     const repeated = new Map<string | number, DuplicateAt>()
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const duplicate = repeated.get(extra.requestId)
@@ -297,7 +313,8 @@ export const serve = (options: ServeOptions): Effect.Effect<void, CommandFailure
     })
     // Resources are served by what serves the calls (a folder bound since the start: once its
     // shared dossier is served; until then, and when it cannot be, the folder's files).
-    server.setRequestHandler(ListResourcesRequestSchema, async () => {
+    server.setRequestHandler(ListResourcesRequestSchema, async (request) => {
+      wholeList(request.params)
       await current()
       const { resources } = active
       candidates = await run(resources.candidates)
@@ -308,7 +325,10 @@ export const serve = (options: ServeOptions): Effect.Effect<void, CommandFailure
     })
     server.setRequestHandler(
       ListResourceTemplatesRequestSchema,
-      async () => ({ resourceTemplates: active.resources.templates as Array<never> })
+      async (request) => {
+        wholeList(request.params)
+        return { resourceTemplates: active.resources.templates as Array<never> }
+      }
     )
     server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
       await current()

@@ -62,6 +62,15 @@ describe("dossier mcp: JSON-RPC on stdio", () => {
         }),
         16,
         -32602
+      ],
+      // The lists come whole and never carry a `nextCursor`: any cursor is one this server never
+      // gave, which the protocol answers with -32602 (not the first page again).
+      [JSON.stringify({ jsonrpc: "2.0", id: 17, method: "tools/list", params: { cursor: "abc" } }), 17, -32602],
+      [JSON.stringify({ jsonrpc: "2.0", id: 18, method: "resources/list", params: { cursor: "" } }), 18, -32602],
+      [
+        JSON.stringify({ jsonrpc: "2.0", id: 19, method: "resources/templates/list", params: { cursor: "2" } }),
+        19,
+        -32602
       ]
     ]
     for (const [line, id, code] of cases) {
