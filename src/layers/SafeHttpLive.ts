@@ -6,7 +6,8 @@
  * - The URL (and every `Location`) is parsed by the WHATWG parser and checked: scheme,
  *   credentials, `localhost` names, literal addresses. Node's `net.connect` skips its lookup for
  *   an IP literal, so literals are checked here, before any request.
- * - A name is resolved once (`lookup({all: true})`); every answer must pass the policy.
+ * - A name is resolved once (getaddrinfo, by `getent ahosts` in a child process the deadline
+ *   ends); every answer must pass the policy.
  * - Each hop gets its own undici Agent whose connector's `lookup` returns exactly the checked
  *   answers for exactly that host (anything else fails), so there is no second lookup between
  *   check and connect. The connector also compares the socket's remote address with the checked
@@ -29,6 +30,7 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import ipaddr from "ipaddr.js"
+import { execFile } from "node:child_process"
 import * as dns from "node:dns"
 import type { Socket } from "node:net"
 import type { Agent, buildConnector } from "undici"
@@ -65,10 +67,52 @@ export interface Answer {
   readonly family: number
 }
 
-/** Resolve a host name to all its addresses (rejecting when it does not resolve). */
-export type Resolver = (host: string) => Promise<ReadonlyArray<Answer>>
+/**
+ * Resolve a host name to all its addresses (rejecting when it does not resolve). `signal` aborts
+ * when the fetch's deadline passed: a resolver that can stop its lookup should.
+ */
+export type Resolver = (host: string, signal?: AbortSignal) => Promise<ReadonlyArray<Answer>>
 
-export const systemResolver: Resolver = (host) => dns.promises.lookup(host, { all: true, verbatim: true })
+/**
+ * The addresses in `getent ahosts` output, in its order, each once (it prints one line per socket
+ * type: `<address> STREAM <name>`, `<address> DGRAM`, `<address> RAW`).
+ */
+export const getentAnswers = (output: string): ReadonlyArray<Answer> => {
+  const seen = new Set<string>()
+  const answers: Array<Answer> = []
+  for (const line of output.split("\n")) {
+    const address = line.trim().split(/\s+/)[0] ?? ""
+    if (address === "" || seen.has(address)) continue
+    seen.add(address)
+    answers.push({ address, family: address.includes(":") ? 6 : 4 })
+  }
+  return answers
+}
+
+/** getent's exit status for a name that does not resolve (any other failure: getent is unusable here). */
+const GETENT_NOT_FOUND = 2
+
+/**
+ * The system's answer: getaddrinfo, as `dns.lookup({all: true})` asks it (/etc/hosts, DNS, whatever
+ * the host's name service says), run by `getent ahosts` in a child process that the deadline ends.
+ * In this process the lookup cannot be stopped: getaddrinfo runs on libuv's thread pool, which the
+ * process waits for even in `process.exit`, so a name server that never answers held `dossier
+ * ingest --timeout 1` until the resolver gave up (and held one of the pool's four threads). Where
+ * getent is missing or cannot answer, the lookup runs here, as before.
+ */
+export const systemResolver: Resolver = (host, signal) =>
+  new Promise<ReadonlyArray<Answer>>((resolve, reject) => {
+    execFile(
+      "getent",
+      ["ahosts", "--", host],
+      { ...(signal === undefined ? {} : { signal }), encoding: "utf8", maxBuffer: 1024 * 1024, windowsHide: true },
+      (error, stdout) => {
+        if (error === null) return resolve(getentAnswers(stdout))
+        if (signal?.aborted === true || error.code === GETENT_NOT_FOUND) return reject(error)
+        dns.promises.lookup(host, { all: true, verbatim: true }).then(resolve, reject)
+      }
+    )
+  })
 
 export interface SafeHttpConfig {
   readonly resolve: Resolver
@@ -203,7 +247,7 @@ export const makeSafeHttp = (config: SafeHttpConfig): SafeHttpShape => {
       onSome: (address) => Effect.succeed([{ address, family: address.includes(":") ? 6 : 4 }]),
       onNone: () =>
         Effect.tryPromise({
-          try: () => resolve(target.host),
+          try: (signal) => resolve(target.host, signal),
           catch: () => new DnsFailure({ host: target.host })
         }).pipe(
           Effect.flatMap((answers): Effect.Effect<ReadonlyArray<Answer>, DnsFailure | ForbiddenDestination> => {
