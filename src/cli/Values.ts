@@ -43,6 +43,14 @@ export type Converted =
 const miss = (message: string): Converted => ({ _tag: "Miss", message })
 
 /**
+ * What a missing flag or argument is told of it: the first sentence of its description (a
+ * sentence ends at `.`, `!` or `?` before a space and a capital, not in `0-9 . _` or `e.g. x`).
+ * The whole description is its help page's; repeated in full, a long one (gate's --state) ran
+ * past what a refusal repeats and was clipped mid-word.
+ */
+const firstSentence = (description: string): string => description.split(/(?<=[.!?])\s+(?=[A-Z`"])/)[0]!
+
+/**
  * Convert `raw` (flag key → its text, or a boolean for a boolean flag), `positionals` and
  * `forced` (the words after `--`, for a command with `rest`) into the handler's values.
  */
@@ -74,12 +82,14 @@ export const toValues = (
   }
   for (const [i, [key, a]] of Object.entries(spec.args ?? {}).entries()) {
     const v = positionals[i]
-    if (v === undefined && !a.optional) return miss(`'${name}' needs <${a.name}>: ${a.description}`)
+    if (v === undefined && !a.optional) return miss(`'${name}' needs <${a.name}>: ${firstSentence(a.description)}`)
     values[key] = a.optional ? Option.fromNullable(v) : v
   }
   for (const [key, f] of Object.entries(spec.flags)) {
     const v = raw.get(key)
-    if (v === undefined && isRequired(f)) return miss(`'${name}' needs ${placeholder(f)}: ${f.description}`)
+    if (v === undefined && isRequired(f)) {
+      return miss(`'${name}' needs ${placeholder(f)}: ${firstSentence(f.description)}`)
+    }
     switch (f.kind) {
       case "boolean":
         values[key] = v === true

@@ -25,6 +25,23 @@ const inlineTopRef = (root: JSONSchema.JsonSchema7Root): Record<string, unknown>
   return { ...rest, ...(target as object), ...(Object.keys(defs).length > 0 ? { $defs: defs } : {}) }
 }
 
+/**
+ * Effect marks the JSON Schema of a keyword schema (`unknown`, `any`, `object`, …) with an `$id`
+ * such as `/schemas/unknown`, on every occurrence: a document with two `unknown` fields would name
+ * two subschemas with one `$id`, which a validator refuses to compile. Those ids name nothing a
+ * reader resolves, so they are dropped (the `title` stays).
+ */
+const dropKeywordIds = (node: unknown): unknown =>
+  Array.isArray(node)
+    ? node.map(dropKeywordIds)
+    : typeof node === "object" && node !== null
+    ? Object.fromEntries(
+      Object.entries(node)
+        .filter(([key, value]) => !(key === "$id" && typeof value === "string" && value.startsWith("/schemas/")))
+        .map(([key, value]) => [key, dropKeywordIds(value)])
+    )
+    : node
+
 const WORKDIR = {
   type: "string",
   description:
@@ -71,7 +88,7 @@ export const schemaNames = (): Array<string> => Object.keys(allSchemas()).sort()
  */
 export const schemaDocument = (name: string): Record<string, unknown> | undefined => {
   const registry = allSchemas()
-  return Object.hasOwn(registry, name)
-    ? admitWorkdir(name, inlineTopRef(JSONSchema.make(registry[name] as Schema.Schema<unknown, unknown, never>)))
-    : undefined
+  if (!Object.hasOwn(registry, name)) return undefined
+  const doc = JSONSchema.make(registry[name] as Schema.Schema<unknown, unknown, never>)
+  return admitWorkdir(name, inlineTopRef(dropKeywordIds(doc) as JSONSchema.JsonSchema7Root))
 }

@@ -17,8 +17,15 @@ export const GITIGNORE_TEXT =
 export const prepare = Effect.gen(function*() {
   const store = yield* FileStore
   const created: Array<string> = []
-  for (const dir of INIT_DIRS) {
-    if (Option.isNone(yield* store.stat(dir))) created.push(`${dir}/`)
+  // Every place is looked at before any folder is made: a file or a link where one folder goes is
+  // refused (by ensureDir, as it refuses it) with nothing created, not after research/inputs/.
+  const found = yield* Effect.forEach(INIT_DIRS, (dir) => store.stat(dir))
+  for (const [i, dir] of INIT_DIRS.entries()) {
+    const entry = found[i]!
+    if (Option.isSome(entry) && entry.value.kind !== "directory") yield* store.ensureDir(dir)
+  }
+  for (const [i, dir] of INIT_DIRS.entries()) {
+    if (Option.isNone(found[i]!)) created.push(`${dir}/`)
     yield* store.ensureDir(dir)
   }
   // A .gitignore already there (perhaps edited by a person) is kept as it is.

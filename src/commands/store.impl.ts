@@ -358,6 +358,9 @@ interface Target {
   readonly prior: ReadonlySet<string>
 }
 
+/** A path as output shows it: relative to the work folder (its real path), with `/`. */
+const shownFrom = (home: string, target: string): string => path.relative(home, target).split(path.sep).join("/")
+
 /**
  * The folder `--to` names, made if missing (relative: to the current directory). Neither the work
  * folder nor a folder inside it (a copy there would write into the folder it copies: its write-once
@@ -365,11 +368,16 @@ interface Target {
  */
 const targetOf = (to: string, root: string) =>
   Effect.gen(function*() {
-    const io = (e: unknown) =>
-      new IoError({ path: to, operation: "mkdir", code: (e as NodeJS.ErrnoException).code ?? "EIO" })
     const target = path.resolve(process.cwd(), to)
-    const planned = yield* Effect.try({ try: () => wouldBe(target), catch: io })
     const home = fs.realpathSync(root)
+    // Named as `to` is in the answer: relative to the work folder, never as an absolute path.
+    const io = (e: unknown) =>
+      new IoError({
+        path: shownFrom(home, target),
+        operation: "mkdir",
+        code: (e as NodeJS.ErrnoException).code ?? "EIO"
+      })
+    const planned = yield* Effect.try({ try: () => wouldBe(target), catch: io })
     if (planned === root || planned === home) {
       return yield* new UsageError({ detail: "--to names the work folder itself; give another folder" })
     }
@@ -426,9 +434,6 @@ const putBack = (target: Target) =>
     }),
     () => Effect.void
   )
-
-/** A path as output shows it: relative to the work folder (both real paths), with `/`. */
-const shownFrom = (home: string, target: string): string => path.relative(home, target).split(path.sep).join("/")
 
 export const exportTo = (o: { readonly workdir: string; readonly to: string }) => {
   const copyInto = (target: Target, shown: string, binding: Option.Option<StoreBinding>) =>

@@ -7,6 +7,8 @@
  * - those flags beside a help page or `--version` (`dossier help --workdir=`);
  * - every positional argument (`ingest ""`, `schema ""`) and `exec`'s program after `--`;
  * - over MCP, every argument a flag or a positional carries, and exec's program.
+ * And its sibling, a value left out: every command given none of its flags says what it needs
+ * whole, within what a refusal repeats (src/domain/Clip.ts), never clipped mid-word.
  * test/cli/emptyValues.test.ts runs a few of these lines through the built CLI (exit code 2, the
  * JSON envelope, standard error).
  */
@@ -16,8 +18,10 @@ import { commandFirst } from "../../src/cli/Bundles.js"
 import { fastParse } from "../../src/cli/FastPath.js"
 import { allSpecs } from "../../src/cli/Specs.js"
 import { helpDoc, route } from "../../src/cli/Usage.js"
+import { envelopeOf } from "../../src/commands/Envelope.js"
 import { allSchemas } from "../../src/commands/schemas/index.js"
 import { toolName } from "../../src/commands/Spec.js"
+import { UsageError } from "../../src/domain/CliErrors.js"
 import { toolArguments } from "../../src/mcp/ToolArguments.js"
 import { isTool, modesOf } from "../../src/mcp/Tools.js"
 
@@ -119,6 +123,23 @@ describe("an empty value, on the command line", () => {
     expect(answerOf(["ingest", ""])).toBe("UsageError: <url>: the value is empty; give a url")
     // A program's own arguments may be empty.
     expect(answerOf(["exec", "--grant", "g", "--", "prog", ""])).toBe("runs")
+  })
+})
+
+describe("a value left out, on the command line", () => {
+  it("every command given no flag: a UsageError that says what it needs whole (nothing left out)", () => {
+    const said = commands.map(([path]) => [path.join(" "), answerOf([...path, "--json"])] as const)
+      .filter(([, answer]) => answer.startsWith("UsageError: "))
+      .map(([line, answer]) => [line, answer.slice("UsageError: ".length)] as const)
+    // The walk reached commands with a required flag (exec: before its program after `--`).
+    expect(said.map(([line]) => line)).toEqual(
+      expect.arrayContaining(["gate", "plan start", "journal append", "export", "exec"])
+    )
+    // What the JSON envelope and the human report carry: the message as it was said, not clipped
+    // to `…[N characters left out]…` (gate's --state used to be, its description being long).
+    const clipped = said.filter(([, message]) => envelopeOf(new UsageError({ detail: message })).message !== message)
+    expect(clipped).toEqual([])
+    expect(Object.fromEntries(said)["gate"]).toMatch(/^'dossier gate' needs --state <path>: The parked run state/)
   })
 })
 

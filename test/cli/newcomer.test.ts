@@ -73,6 +73,13 @@ describe("answers match their published schemas", () => {
     expect(append.json.ok, append.stdout).toBe(true)
     expectFits(append.json, "journal-append-output")
     expectFits(inSub(["journal", "inspect", "--study", "s", "--json"]).json, "journal-inspect-output")
+    // journal list's rows have the fields its schema gives them (it used to promise `status`'s
+    // selected and checkpoint, which only status answers).
+    const listed = inSub(["journal", "list", "--json"]).json
+    expectFits(listed, "journal-list-output")
+    const row = schemaOf("journal-list-output").properties.studies.items
+    expect(Object.keys(listed.studies[0]).sort()).toEqual(Object.keys(row.properties ?? {}).sort())
+    expect(row.required.sort()).toEqual(Object.keys(row.properties).sort())
 
     fs.appendFileSync(path.join(dir, "plan.md"), "\n<!-- dossier:plan:begin -->\n")
     const corrupt = runCli(["status", "--workdir", dir, "--json"])

@@ -64,6 +64,26 @@ describe("dossier schema, built with the project", () => {
     })
   }
 
+  it("publishes documents a standard validator compiles: no `$id` names two places of one document", () => {
+    // A JSON Schema validator (ajv, for one) refuses a document where one `$id` names two
+    // subschemas ("resolves to more than one schema"): every `unknown` field used to carry
+    // `"$id": "/schemas/unknown"`, so run-state, journal-events, status-output and more failed.
+    const ids = (node: unknown): Array<string> =>
+      Array.isArray(node)
+        ? node.flatMap(ids)
+        : typeof node === "object" && node !== null
+        ? [
+          ...(typeof (node as { $id?: unknown }).$id === "string" ? [(node as { $id: string }).$id] : []),
+          ...Object.values(node).flatMap(ids)
+        ]
+        : []
+    // From source: the tests above hold the built CLI's answers byte for byte to these.
+    for (const name of names) {
+      const found = ids(schemaDocument(name))
+      expect(found.filter((id, i) => found.indexOf(id) !== i), name).toEqual([])
+    }
+  })
+
   it("research-output, the gate's input file research.json, admits only what the gate reads (no workdir)", () => {
     const schema = JSON.parse(runCli(["schema", "research-output"]).stdout)
     expect(Object.keys(schema.properties).sort()).toEqual(["gaps", "item", "kind"])

@@ -261,6 +261,27 @@ describe("init, status and the lists", () => {
     expect(runCli(["init", "--workdir", dir]).stdout).toContain("already initialized")
   })
 
+  it("init that meets a file or a link where a folder goes refuses before it creates anything", () => {
+    const cases: ReadonlyArray<readonly [string, string]> = [
+      ["file", "research/sources"],
+      ["link", "research/results"],
+      ["file", ".dossier"]
+    ]
+    for (const [what, place] of cases) {
+      const dir = tempWorkdir()
+      if (what === "file") put(dir, place, "not a folder")
+      else {
+        fs.mkdirSync(path.join(dir, "research"))
+        fs.symlinkSync(os.tmpdir(), path.join(dir, place))
+      }
+      const before = tree(dir)
+      const r = at(dir, ["init"])
+      expect(refusal(r, "UnsafePath"), place).toMatchObject({ path: place })
+      // Nothing made before the refusal: not research/inputs/, not the folders before `place`.
+      expect(tree(dir), place).toEqual(before)
+    }
+  })
+
   it("status is one overview across the subsystems, with the facts of next", () => {
     const dir = tempWorkdir()
     const empty = okJson(at(dir, ["status"]))

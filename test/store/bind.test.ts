@@ -166,6 +166,23 @@ describe("export of an unbound folder", () => {
     expect(fs.existsSync(path.join(dir, "research/new"))).toBe(false)
   })
 
+  it("refuses a --to that names a file, or a folder under one: IoError at the path relative to the work folder", () => {
+    const dir = planned("dossier-export-src-", "G")
+    const parent = tempWorkdir("dossier-export-file-")
+    const file = path.join(parent, "notes.txt")
+    fs.writeFileSync(file, "not a folder")
+    const before = snapshot(parent)
+    for (const [to, code] of [[file, "EEXIST"], [path.join(file, "copy"), "ENOTDIR"]] as const) {
+      const r = runCli(["export", "--to", to, "--workdir", dir, "--json"])
+      const shown = path.relative(fs.realpathSync(dir), to).split(path.sep).join("/")
+      // As `to` and `target` are: never the machine's absolute path, however --to was given.
+      expect(refused(r, "IoError"), to).toMatchObject({ path: shown, operation: "mkdir", code })
+      expect(r.stdout).not.toContain(parent)
+      expect(leaksNothing(dir, r)).toBe(true)
+    }
+    expect(snapshot(parent)).toEqual(before)
+  })
+
   it("pull and store status in an unbound folder", () => {
     const dir = tempWorkdir()
     expect(ok(runCli(["store", "status", "--workdir", dir, "--json"]))).toEqual({ ok: true, bound: false, store: null })

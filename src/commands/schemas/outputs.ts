@@ -77,7 +77,14 @@ export const outputSchemas = (): Record<string, Schema.Schema.Any> => ({
   "journal-list-output": Schema.Struct({
     ok: Ok,
     count: Schema.Number,
-    studies: Rows("Each study: study, events, head, tail, selected, checkpoint.")
+    studies: Schema.Array(Schema.Struct({
+      study: Schema.String,
+      events: Schema.NullOr(Schema.Number).annotations({ description: "null when the journal cannot be read" }),
+      head: Schema.NullOr(Schema.Struct({ seq: Schema.Number, id: Schema.String })),
+      tail: Schema.Literal("clean", "unterminated", "corrupt")
+    })).annotations({
+      description: "Each study under research/ with a journal (status adds selected and checkpoint)."
+    })
   }),
   "monitor-list-output": Schema.Struct({
     ok: Ok,
