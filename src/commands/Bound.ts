@@ -65,15 +65,21 @@ export const writes = (spec: CommandSpec, values: Readonly<Record<string, unknow
 
 /**
  * Refresh the part of the view the command `path` touched. The command's answer stands either
- * way (its write is committed in the store); a view that could not be refreshed is said on stderr,
- * with the way out.
+ * way (its write is committed in the store); a view that could not be refreshed, or a plan.md
+ * edited here and so kept (src/layers/PlanViewFile.ts), is said on stderr, with the way out.
  */
 export const refreshAfter = (path: ReadonlyArray<string>): Effect.Effect<void, never, PgStore | FileStore | Workdir> =>
   Effect.flatMap(
     refreshView(touchedParts(path[0] ?? "")),
     (r) =>
       r.refreshed
-        ? Effect.void
+        ? r.report.kept.includes("plan.md")
+          ? Effect.sync(() => {
+            process.stderr.write(
+              "dossier: the store holds the change, but plan.md here holds edits the store does not: kept, not refreshed; move it aside (or merge the edits into the plan), then `dossier pull`\n"
+            )
+          })
+          : Effect.void
         : Effect.sync(() => {
           process.stderr.write(
             `dossier: the store holds the change, but this folder's view was not refreshed (${r.reason}); \`dossier pull\` brings it\n`

@@ -25,6 +25,7 @@ import { ownerAlive } from "../layers/ExecRecords.js"
 import { makeGateAttemptsFolder } from "../layers/folder/GateAttemptsFolder.js"
 import { copyAttempts } from "../layers/GateAttemptsTransfer.js"
 import { LOCK_FILE } from "../layers/LockLive.js"
+import { adoptPlanView, planViewOf } from "../layers/PlanViewFile.js"
 import { makeGateAttemptsPostgres } from "../layers/postgres/GateAttemptsPostgres.js"
 import { refusedByServer } from "../layers/postgres/PgErrors.js"
 import { makePgLock } from "../layers/postgres/PgLock.js"
@@ -87,6 +88,9 @@ const reportText = (r: TransferReport) =>
     `grants: ${r.grants} record(s), ${r.grantEvents} event(s); executions: ${r.executions} record(s)`,
     `files: ${r.files.copied} copied, ${r.files.same} already there`,
     ...(r.kept.length === 0 ? [] : [`kept (other bytes there, not overwritten): ${r.kept.join(", ")}`]),
+    ...(r.kept.includes("plan.md")
+      ? ["plan.md holds edits the store does not: move it aside (or merge the edits into the plan), then pull"]
+      : []),
     ...(r.missing.length === 0 ? [] : [`missing at the source: ${r.missing.join(", ")}`]),
     ...(r.skipped.length === 0 ? [] : [`skipped (dossier's own files here, never a record's): ${r.skipped.join(", ")}`])
   ].join("\n")
@@ -216,17 +220,21 @@ const bindLocked = (parsed: StoreUrl, dossier: string) =>
           if (!same) return yield* conflict()
           yield* makePgLock(store).withLock(copyAttempts(folderAttempts, storeAttempts))
           yield* here.lock.withLock(copyAttempts(storeAttempts, folderAttempts))
+          // plan.md is the dossier's plan: the view's copy from now on (src/layers/PlanViewFile.ts).
+          yield* here.lock.withLock(adoptPlanView(files))
           yield* writeBinding(files, binding)
           return { imported: false, pulled: false }
         }
         if (holds) {
           const to = yield* pgSide(store, files)
           yield* transfer(here, to, "fresh").pipe(Effect.catchTag("TransferDivergence", () => Effect.fail(conflict())))
+          // The plan.md imported is the view's copy from now on (src/layers/PlanViewFile.ts).
+          yield* here.lock.withLock(adoptPlanView(files))
         } else if (state.hasState) {
           // The binding before the view (see above).
           yield* writeBinding(files, binding)
           const from = yield* pgSide(store, files)
-          yield* transfer(from, here, "fresh").pipe(
+          yield* transfer(from, { ...here, planView: planViewOf(files) }, "fresh").pipe(
             Effect.catchTag("TransferDivergence", () => Effect.fail(conflict()))
           )
         }

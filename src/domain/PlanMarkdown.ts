@@ -45,6 +45,21 @@ export const renderPlanBytes = (before: string, document: PlanDocument, after: s
     Buffer.from(after, "latin1")
   ])
 
+/**
+ * The bytes plan.md holds for what a store holds: the plan record rendered (its prose around the
+ * marked section) or, with no plan, the prose kept before any plan (one character per byte); null
+ * when there is neither (nothing to write).
+ */
+export const heldPlanBytes = (
+  record: { readonly before: string; readonly document: PlanDocument; readonly after: string } | null,
+  prose: string
+): Uint8Array | null =>
+  record !== null
+    ? renderPlanBytes(record.before, record.document, record.after)
+    : prose !== ""
+    ? Buffer.from(prose, "latin1")
+    : null
+
 const parseWith = (
   text: string,
   sectionText: (json: string) => string | undefined

@@ -10,6 +10,7 @@ import { IoError } from "../domain/Errors.js"
 import { ALL_PARTS, type TransferParts, type ViewParts, WHOLE_VIEW } from "../domain/StoreTransfer.js"
 import type { FileStoreShape } from "../services/FileStore.js"
 import type { AttemptsCopied } from "./GateAttemptsTransfer.js"
+import { planViewOf } from "./PlanViewFile.js"
 import { retainedBytes } from "./postgres/CaptureStorePostgres.js"
 import { makePgLock } from "./postgres/PgLock.js"
 import { pgContentStore } from "./postgres/PgRecords.js"
@@ -105,11 +106,15 @@ export const withAttempts = (r: TransferReport, a: AttemptsCopied): TransferRepo
 
 /**
  * Bring the folder side `to` up to what the shared dossier holds of `parts` (`dossier pull`: all
- * of it; a bound folder's command: the part it touched): a `refresh` transfer from the store, then
- * the gate's attempts logs (src/layers/GateAttemptsTransfer.ts) under the folder's lock.
+ * of it; a bound folder's command: the part it touched): a `refresh` transfer from the store (a
+ * plan.md edited here is kept: `planView`), then the gate's attempts logs
+ * (src/layers/GateAttemptsTransfer.ts) under the folder's lock.
  */
 export const pullInto = (store: PgStoreShape, files: FileStoreShape, to: StoreSide, parts: ViewParts = WHOLE_VIEW) =>
-  Effect.flatMap(pgSide(store, files, parts), (from) => transfer(from, to, "refresh", parts)).pipe(
+  Effect.flatMap(
+    pgSide(store, files, parts),
+    (from) => transfer(from, { ...to, planView: planViewOf(to.files) }, "refresh", parts)
+  ).pipe(
     Effect.flatMap((report) =>
       parts.attempts ? Effect.map(copyAttemptsInto(store, to), (a) => withAttempts(report, a)) : Effect.succeed(report)
     )

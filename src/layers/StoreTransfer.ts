@@ -44,7 +44,8 @@ import { candidatesCreatedBy } from "../domain/JournalProjection.js"
 import { DigestMismatch } from "../domain/MonitorErrors.js"
 import type { ReportLine, RunRecord, SubscriptionRecord } from "../domain/MonitorSchema.js"
 import { stateFileAt } from "../domain/Ownership.js"
-import { PLAN_LIMITS } from "../domain/Plan.js"
+import { PLAN_FILE, PLAN_LIMITS } from "../domain/Plan.js"
+import { heldPlanBytes } from "../domain/PlanMarkdown.js"
 import type { StoreUnavailable } from "../domain/StoreErrors.js"
 import {
   ALL_PARTS,
@@ -67,6 +68,7 @@ import { MonitorStore, type MonitorStoreShape, type MonitorWrite } from "../serv
 import { PLAN_KEY, type PlanRecord, PlanStore, type PlanStoreShape } from "../services/ports/PlanStore.js"
 import type { LoggedEvent, Versioned } from "../services/Store.js"
 import { BaseLive } from "./Base.js"
+import type { PlanViewShape } from "./PlanViewFile.js"
 
 /** One side of a transfer: the storage ports, the work folder's files, and the unit of atomicity. */
 export interface StoreSide {
@@ -91,6 +93,14 @@ export interface StoreSide {
    * in the destination's transaction, after the events that link them.
    */
   readonly keep?: (data: Uint8Array) => Effect.Effect<void, StoreUnavailable | LockTimeout>
+  /**
+   * A bound folder's view (`pull`, the refresh after a command, the pull of `init --store`): the
+   * record of the plan.md bytes dossier last wrote there (src/layers/PlanViewFile.ts). A plan.md
+   * that is neither those bytes nor what the source's plan renders (with no record: not the
+   * latter) was edited here: it is kept and named in `kept`, never overwritten. Absent (a plain
+   * folder, a store): plan.md is the plan.
+   */
+  readonly planView?: PlanViewShape
 }
 
 /** The destination holds what the source cannot be copied over (see `Divergence`); nothing was written. */
@@ -207,6 +217,9 @@ const snapshotOf = (side: StoreSide, parts: TransferParts = ALL_PARTS) =>
     }
     return { plan, prose, captures, journals, subscriptions, runs, reports, grants, executions } satisfies Snapshot
   })
+
+/** plan.md's largest size (as the folder's PlanStore reads it). */
+const PLAN_MD_MAX = 16 * 1024 * 1024
 
 /** A file's bytes on a side; None when it is not there (any other failure fails). */
 const bytesAt = (files: FileStoreShape, path: string) =>
@@ -346,6 +359,34 @@ export const transfer = (from: StoreSide, to: StoreSide, mode: TransferMode, par
         }
       }
 
+      // plan.md in a bound folder's view: edited here since dossier wrote it → kept (see `planView`).
+      const planBytes = parts.plan
+        ? heldPlanBytes(Option.getOrNull(Option.map(source.plan, (r) => r.value)), source.prose)
+        : null
+      let planKept = false
+      let planRecord: string | null = null
+      if (to.planView !== undefined && planBytes !== null) {
+        const wanted = sha256Hex(planBytes)
+        const here = yield* Effect.flatMap(
+          to.files.stat(PLAN_FILE),
+          Option.match({
+            onNone: () => Effect.succeed(Option.none<string>()),
+            onSome: () =>
+              Effect.map(
+                to.files.hash(PLAN_FILE, { maxBytes: PLAN_MD_MAX, requireSingleLink: false }),
+                (d) => Option.some(d.sha256)
+              )
+          })
+        )
+        const written = yield* to.planView.written
+        if (Option.isSome(here) && here.value !== wanted && !Option.contains(written, here.value)) {
+          kept.push(PLAN_FILE)
+          planKept = true
+        } else if (steps.plan !== null || (Option.contains(here, wanted) && !Option.contains(written, wanted))) {
+          planRecord = wanted
+        }
+      }
+
       for (const f of write) yield* to.files.writeRetained(f.path, f.data)
       let copiedByCaptures = 0
       if (newCaptures.length > 0 || retain.length > 0) {
@@ -353,9 +394,11 @@ export const transfer = (from: StoreSide, to: StoreSide, mode: TransferMode, par
         copiedByCaptures = stored.filter((s) => !s.reused).length
         same += stored.length - copiedByCaptures
       }
-      if (steps.plan !== null) {
+      if (steps.plan !== null && !planKept) {
         yield* to.plan.restore({ record: source.plan, prose: source.prose }, steps.plan.expected)
       }
+      // After plan.md (a stop between the two leaves it the source's bytes, which the next refresh takes as written).
+      if (planRecord !== null && to.planView !== undefined) yield* to.planView.record(planRecord)
       // A store that keeps registered bytes (SQL) keeps them when a file is registered.
       const gone = new Set([...kept, ...missing, ...skipped])
       for (const path of [...(planDocument?.sources ?? []), ...(planDocument?.outputs ?? [])].map((f) => f.path)) {
@@ -405,8 +448,8 @@ export const transfer = (from: StoreSide, to: StoreSide, mode: TransferMode, par
 
       return {
         plan: {
-          revision: Option.match(source.plan, { onNone: () => null, onSome: (r) => r.revision }),
-          copied: steps.plan !== null
+          revision: Option.match(planKept ? dest.plan : source.plan, { onNone: () => null, onSome: (r) => r.revision }),
+          copied: steps.plan !== null && !planKept
         },
         captures: newCaptures.length,
         journals,

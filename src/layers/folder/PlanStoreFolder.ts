@@ -10,7 +10,7 @@ import * as Option from "effect/Option"
 import { StaleRevision } from "../../domain/Errors.js"
 import { isUnder } from "../../domain/Paths.js"
 import { PLAN_FILE, PLAN_LIMITS, SOURCES_AREA } from "../../domain/Plan.js"
-import { type ParsedPlanMd, parsePlanBytes, renderPlanBytes } from "../../domain/PlanMarkdown.js"
+import { heldPlanBytes, type ParsedPlanMd, parsePlanBytes, renderPlanBytes } from "../../domain/PlanMarkdown.js"
 import { FileStore, type FileStoreShape } from "../../services/FileStore.js"
 import type { Lock } from "../../services/Lock.js"
 import type { Plan } from "../../services/Plan.js"
@@ -63,12 +63,8 @@ export const makePlanStoreFolder = Effect.map(FileStore, (store): PlanStoreShape
       Effect.gen(function*() {
         const actual = revisionOf(yield* parsed)
         if (actual !== (expected ?? 0)) return yield* new StaleRevision({ expected: expected ?? 0, actual })
-        if (Option.isSome(held.record)) {
-          const { document, before, after } = held.record.value.value
-          yield* store.writeAtomic(PLAN_FILE, renderPlanBytes(before, document, after))
-        } else if (held.prose !== "") {
-          yield* store.writeAtomic(PLAN_FILE, Buffer.from(held.prose, "latin1"))
-        }
+        const bytes = heldPlanBytes(Option.getOrNull(Option.map(held.record, (r) => r.value)), held.prose)
+        if (bytes !== null) yield* store.writeAtomic(PLAN_FILE, bytes)
       })
   }
 })
