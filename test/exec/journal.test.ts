@@ -16,6 +16,13 @@ import {
   waitUntil
 } from "./support.js"
 
+/** `journal append --study st` of `input`, written to the folder's file `name`. */
+const append = (dir: string, name: string, input: unknown) =>
+  ok(dir, ["journal", "append", "--study", "st", "--input", putInput(dir, name, input)])
+
+/** What `journal inspect --study st --verify` answers under `verify`. */
+const verify = (dir: string) => ok(dir, ["journal", "inspect", "--study", "st", "--verify"]).verify
+
 const events = (dir: string) =>
   fs.readFileSync(path.join(dir, "research/st/research-events.jsonl"), "utf8").trim().split("\n").map((l) =>
     JSON.parse(l).event
@@ -24,22 +31,15 @@ const events = (dir: string) =>
 describe.skipIf(!sandboxWorks)("exec and the journal", () => {
   it("links the run idempotently, and --verify tells verified, tampered, missing, external and foreign artifacts apart", () => {
     const dir = folder()
-    ok(dir, [
-      "journal",
-      "append",
-      "--study",
-      "st",
-      "--input",
-      putInput(dir, "c.json", [
-        { id: "c1", type: "candidate_created", candidate: { id: "cand", title: "T" } },
-        { id: "c2", type: "candidate_created", candidate: { id: "other", title: "O" } },
-        {
-          id: "ext",
-          type: "execution_linked",
-          candidateId: "other",
-          execution: { runtimeId: "slurm-42", status: "done" }
-        }
-      ])
+    append(dir, "c.json", [
+      { id: "c1", type: "candidate_created", candidate: { id: "cand", title: "T" } },
+      { id: "c2", type: "candidate_created", candidate: { id: "other", title: "O" } },
+      {
+        id: "ext",
+        type: "execution_linked",
+        candidateId: "other",
+        execution: { runtimeId: "slurm-42", status: "done" }
+      }
     ])
     createGrant(dir)
     const r = ok(dir, [
@@ -72,7 +72,7 @@ describe.skipIf(!sandboxWorks)("exec and the journal", () => {
       "research/exp/runs/r1/score.txt"
     ])
 
-    let v = ok(dir, ["journal", "inspect", "--study", "st", "--verify"]).verify
+    let v = verify(dir)
     expect(v.findings).toEqual([])
     expect(v.executions.map((e: any) => [e.runtimeId, e.check])).toEqual([[x.id, "verified"], ["slurm-42", "external"]])
 
@@ -81,21 +81,14 @@ describe.skipIf(!sandboxWorks)("exec and the journal", () => {
     const score = path.join(dir, "research/exp/runs/r1/score.txt")
     const scoreBytes = fs.readFileSync(score)
     fs.writeFileSync(score, "forged bytes")
-    ok(dir, [
-      "journal",
-      "append",
-      "--study",
-      "st",
-      "--input",
-      putInput(dir, "a.json", {
-        id: "forged",
-        type: "artifact_linked",
-        candidateId: "cand",
-        artifact: { path: "research/exp/runs/r1/score.txt" }
-      })
-    ])
+    append(dir, "a.json", {
+      id: "forged",
+      type: "artifact_linked",
+      candidateId: "cand",
+      artifact: { path: "research/exp/runs/r1/score.txt" }
+    })
     fs.writeFileSync(score, scoreBytes)
-    v = ok(dir, ["journal", "inspect", "--study", "st", "--verify"]).verify
+    v = verify(dir)
     expect(v.findings.map((f: any) => [f.kind, f.eventId])).toEqual([["artifact-changed", "forged"], [
       "artifact-not-from-execution",
       "forged"
@@ -105,11 +98,11 @@ describe.skipIf(!sandboxWorks)("exec and the journal", () => {
     const file = path.join(dir, `.dossier/executions/${x.id}.json`)
     const original = fs.readFileSync(file, "utf8")
     fs.writeFileSync(file, original.replace("\"status\": \"exited\"", "\"status\": \"killed\""))
-    v = ok(dir, ["journal", "inspect", "--study", "st", "--verify"]).verify
+    v = verify(dir)
     expect(v.findings.map((f: any) => f.kind)).toContain("execution-tampered")
     expect(v.executions.find((e: any) => e.runtimeId === x.id).check).toBe("tampered")
     fs.rmSync(file)
-    v = ok(dir, ["journal", "inspect", "--study", "st", "--verify"]).verify
+    v = verify(dir)
     expect(v.findings.map((f: any) => f.kind)).toContain("execution-missing")
     fs.writeFileSync(file, original)
 
@@ -130,17 +123,10 @@ describe.skipIf(!sandboxWorks)("exec and the journal", () => {
     await waitUntil("the run's sleep outlived its exec", () => processesWith(needle).length === 0, 20_000)
     const x = ok(dir, ["exec", "show", "--execution", id]).execution
     expect(x).toMatchObject({ status: "lost", leftProcesses: { outcome: "none-found", processes: 0 } })
-    ok(dir, [
-      "journal",
-      "append",
-      "--study",
-      "st",
-      "--input",
-      putInput(dir, "l.json", [
-        { id: "l1", type: "execution_linked", candidateId: "cand", execution: { runtimeId: id, status: "lost" } }
-      ])
+    append(dir, "l.json", [
+      { id: "l1", type: "execution_linked", candidateId: "cand", execution: { runtimeId: id, status: "lost" } }
     ])
-    const v = ok(dir, ["journal", "inspect", "--study", "st", "--verify"]).verify
+    const v = verify(dir)
     expect(v.executions).toEqual([
       { candidateId: "cand", eventId: "l1", runtimeId: id, check: "verified", leftProcesses: "none-found" }
     ])
@@ -148,33 +134,19 @@ describe.skipIf(!sandboxWorks)("exec and the journal", () => {
 
   it("a run made for one candidate and linked to another is not verified for it", () => {
     const dir = folder()
-    ok(dir, [
-      "journal",
-      "append",
-      "--study",
-      "st",
-      "--input",
-      putInput(dir, "c.json", [
-        { id: "c1", type: "candidate_created", candidate: { id: "cand", title: "T" } },
-        { id: "c2", type: "candidate_created", candidate: { id: "other", title: "O" } }
-      ])
+    append(dir, "c.json", [
+      { id: "c1", type: "candidate_created", candidate: { id: "cand", title: "T" } },
+      { id: "c2", type: "candidate_created", candidate: { id: "other", title: "O" } }
     ])
     createGrant(dir)
     const x = ok(dir, ["exec", "--grant", "g1", "--study", "st", "--candidate", "cand", "--", "true"]).execution
-    ok(dir, [
-      "journal",
-      "append",
-      "--study",
-      "st",
-      "--input",
-      putInput(dir, "l.json", {
-        id: "claimed",
-        type: "execution_linked",
-        candidateId: "other",
-        execution: { runtimeId: x.id, status: "exited", exitCode: 0 }
-      })
-    ])
-    const v = ok(dir, ["journal", "inspect", "--study", "st", "--verify"]).verify
+    append(dir, "l.json", {
+      id: "claimed",
+      type: "execution_linked",
+      candidateId: "other",
+      execution: { runtimeId: x.id, status: "exited", exitCode: 0 }
+    })
+    const v = verify(dir)
     expect(v.executions.map((e: any) => [e.candidateId, e.eventId, e.check])).toEqual([
       ["cand", `${x.id}:execution`, "verified"],
       ["other", "claimed", "tampered"]
@@ -198,20 +170,13 @@ describe.skipIf(!sandboxWorks)("exec and the journal", () => {
         recursive: true
       })
     }
-    ok(dir, [
-      "journal",
-      "append",
-      "--study",
-      "st",
-      "--input",
-      putInput(dir, "l.json", {
-        id: "copied",
-        type: "execution_linked",
-        candidateId: "cand",
-        execution: { runtimeId: x.id, status: "exited", exitCode: 0 }
-      })
-    ])
-    const v = ok(dir, ["journal", "inspect", "--study", "st", "--verify"]).verify
+    append(dir, "l.json", {
+      id: "copied",
+      type: "execution_linked",
+      candidateId: "cand",
+      execution: { runtimeId: x.id, status: "exited", exitCode: 0 }
+    })
+    const v = verify(dir)
     expect(v.executions.map((e: any) => [e.eventId, e.check])).toEqual([["copied", "unverifiable"]])
     expect(v.findings.map((f: any) => [f.kind, f.eventId])).toEqual([["execution-unverifiable", "copied"]])
     const shown = ok(dir, ["exec", "show", "--execution", x.id, "--verify"])
