@@ -16,8 +16,9 @@ const cli = (dir: string, args: ReadonlyArray<string>) => runCli([...args, "--wo
 
 const planOf = (dir: string) => fs.readFileSync(path.join(dir, "plan.md"))
 
-const checkpoint = (dir: string, step: string, expected: number) =>
-  ok(cli(dir, [
+/** `plan checkpoint` of one completed step at revision `expected`: the CLI's whole answer. */
+const checkpointRun = (dir: string, step: string, expected: number) =>
+  cli(dir, [
     "plan",
     "checkpoint",
     "--input",
@@ -26,7 +27,9 @@ const checkpoint = (dir: string, step: string, expected: number) =>
     String(expected),
     "--now",
     NOW
-  ]))
+  ])
+
+const checkpoint = (dir: string, step: string, expected: number) => ok(checkpointRun(dir, step, expected))
 
 const pull = (dir: string) => ok(cli(dir, ["pull"])).transfer
 
@@ -121,16 +124,7 @@ describe.skipIf(!pgAvailable)("plan.md in a bound folder's view", () => {
     fs.writeFileSync(path.join(b, "plan.md"), edited)
 
     // B's own write: committed in the store, the edited plan.md left as it is, said on stderr.
-    const r = cli(b, [
-      "plan",
-      "checkpoint",
-      "--input",
-      putInput(b, "cp-b1.json", { completedSteps: [{ id: "b1", summary: "b1" }], nextAction: "go on" }),
-      "--expected",
-      "2",
-      "--now",
-      NOW
-    ])
+    const r = checkpointRun(b, "b1", 2)
     expect(r.json?.ok, r.stdout + r.stderr).toBe(true)
     expect(r.json.revision).toBe(3)
     expect(r.stderr).toContain("plan.md here holds edits the store does not")
@@ -138,16 +132,7 @@ describe.skipIf(!pgAvailable)("plan.md in a bound folder's view", () => {
     expect(ok(cli(b, ["plan", "inspect"])).revision).toBe(3)
 
     // A's view, not edited, is refreshed by A's own write.
-    const w = cli(a, [
-      "plan",
-      "checkpoint",
-      "--input",
-      putInput(a, "cp-a2.json", { completedSteps: [{ id: "a2", summary: "a2" }], nextAction: "go on" }),
-      "--expected",
-      "3",
-      "--now",
-      NOW
-    ])
+    const w = checkpointRun(a, "a2", 3)
     expect(w.json?.ok, w.stdout + w.stderr).toBe(true)
     expect(w.stderr).toBe("")
     expect(planOf(a).toString("utf8")).toContain(`"revision": 4,`)
