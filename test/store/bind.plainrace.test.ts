@@ -46,6 +46,16 @@ const plainAndImported = (url: string, dossier: string) => {
   return { a, copy }
 }
 
+/**
+ * What the bind (`init --store` of `a`, whose state the dossier holds exactly) leaves in `a`: the
+ * binding, and the record of the plan.md it holds as the view's copy (`.dossier/plan-view.json`,
+ * docs/store.md), both as the import left them in `copy`, a byte copy of `a`.
+ */
+const bindAsCopy = (a: string, copy: string) => {
+  fs.copyFileSync(path.join(copy, ".dossier/plan-view.json"), path.join(a, ".dossier/plan-view.json"))
+  fs.copyFileSync(path.join(copy, ".dossier/store.json"), path.join(a, ".dossier/store.json"))
+}
+
 describe.skipIf(!pgAvailable)("a plain folder's command racing a bind", () => {
   const db = useTestDatabase()
 
@@ -73,7 +83,7 @@ describe.skipIf(!pgAvailable)("a plain folder's command racing a bind", () => {
       ])
       await new Promise((resolve) => setTimeout(resolve, 5_000))
       // The bind writes the binding, then lets the lock go.
-      fs.copyFileSync(path.join(copy, ".dossier/store.json"), path.join(a, ".dossier/store.json"))
+      bindAsCopy(a, copy)
       lock.exec("ROLLBACK")
       lock.close()
       const r = await running
@@ -101,7 +111,7 @@ describe.skipIf(!pgAvailable)("a plain folder's command racing a bind", () => {
         const first = await server.call("plan_inspect")
         expect(first.body).toMatchObject({ revision: 1 })
         // Another shell binds the folder (the dossier holds exactly its state), and another host checkpoints.
-        fs.copyFileSync(path.join(copy, ".dossier/store.json"), path.join(a, ".dossier/store.json"))
+        bindAsCopy(a, copy)
         ok(runCli([
           "plan",
           "checkpoint",
@@ -144,7 +154,7 @@ describe.skipIf(!pgAvailable)("a plain folder's command racing a bind", () => {
         lock.exec("BEGIN IMMEDIATE")
         const running = server.call("plan_checkpoint", { input: { nextAction: "m" }, expected: 1 })
         await new Promise((resolve) => setTimeout(resolve, 3_000))
-        fs.copyFileSync(path.join(copy, ".dossier/store.json"), path.join(a, ".dossier/store.json"))
+        bindAsCopy(a, copy)
         lock.exec("ROLLBACK")
         lock.close()
         const r = await running
