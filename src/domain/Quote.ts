@@ -84,26 +84,11 @@ const charLength = (s: string): number => [...s].length
 
 const SURROGATE = /[\ud800-\udfff]/
 
-/** Code points before UTF-16 index `i` of `text`. */
-export const codePointOffset = (text: string, i: number): number => {
-  let pairs = 0
-  for (let k = 0; k < i - 1; k++) {
-    const c = text.charCodeAt(k)
-    if (c >= 0xd800 && c <= 0xdbff) {
-      const d = text.charCodeAt(k + 1)
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        pairs++
-        k++
-      }
-    }
-  }
-  return i - pairs
-}
-
 /**
- * `codePointOffset` for many indexes of one text: the surrogate pairs are found once, and each
- * index then costs a binary search (asking `codePointOffset` for every match of a frequent
- * excerpt would rescan the text from its start each time).
+ * Code points before a UTF-16 index of `text`, for as many indexes as asked: the surrogate pairs
+ * are found once, and each index then costs a binary search (counting from the text's start for
+ * every match of a frequent excerpt, or every quote checked against one file, would rescan it each
+ * time).
  */
 export const codePointOffsets = (text: string): (i: number) => number => {
   // The index of each pair's low surrogate, in order.
@@ -138,7 +123,9 @@ export const makeQuoteMatcher = (file: string, format: TextFormat = "text") => {
   const { body: text, bom } = withoutBom(file)
   const visible = normalizeMapped(visibleText(format, text))
   const astral = SURROGATE.test(text)
-  const offset = (i: number) => bom + (astral ? codePointOffset(text, i) : i)
+  // Made at the first match in a text that needs it (most texts have no astral character).
+  let points: ((i: number) => number) | undefined
+  const offset = (i: number) => bom + (astral ? (points ??= codePointOffsets(text))(i) : i)
   return (quote: string): QuoteCheck => {
     const q = normalizeForQuote(quote)
     if (charLength(q) < MIN_QUOTE_LENGTH) return { matched: false, reason: "quote-too-short" }
