@@ -224,3 +224,6 @@ export const PlanCheckpointOutput = Schema.Struct({
 
 export const PLAN_LIMITS = { sources: 32, outputs: 32, completedSteps: 64, fileBytes: 16 * 1024 * 1024 } as const
 export const PLAN_FILE = "plan.md"
+
+/** The largest plan.md dossier reads (the plan's own adapter, and a bound view's check of it). */
+export const PLAN_MD_MAX_BYTES = 16 * 1024 * 1024

@@ -9,7 +9,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import { PLAN_FILE } from "../domain/Plan.js"
+import { PLAN_FILE, PLAN_MD_MAX_BYTES } from "../domain/Plan.js"
 import type { FileStoreShape } from "../services/FileStore.js"
 
 export const PLAN_VIEW_FILE = ".dossier/plan-view.json"
@@ -40,6 +40,20 @@ export const planViewOf = (files: FileStoreShape): PlanViewShape => ({
   record: (sha256) => files.writeAtomic(PLAN_VIEW_FILE, `${JSON.stringify({ sha256 })}\n`)
 })
 
+/** The SHA-256 of the folder's plan.md as it is now; None when there is none. */
+export const planMdDigest = (files: FileStoreShape) =>
+  Effect.flatMap(
+    files.stat(PLAN_FILE),
+    Option.match({
+      onNone: () => Effect.succeed(Option.none<string>()),
+      onSome: () =>
+        Effect.map(
+          files.hash(PLAN_FILE, { maxBytes: PLAN_MD_MAX_BYTES, requireSingleLink: false }),
+          (d) => Option.some(d.sha256)
+        )
+    })
+  )
+
 /**
  * Record plan.md as it is now as the view's copy (after an import or a bind that finds the
  * folder holding the dossier's state: its plan.md is what the store holds). Nothing when there is
@@ -47,13 +61,9 @@ export const planViewOf = (files: FileStoreShape): PlanViewShape => ({
  */
 export const adoptPlanView = (files: FileStoreShape) =>
   Effect.flatMap(
-    files.stat(PLAN_FILE),
+    planMdDigest(files),
     Option.match({
       onNone: () => Effect.void,
-      onSome: () =>
-        Effect.flatMap(
-          files.hash(PLAN_FILE, { maxBytes: 16 * 1024 * 1024, requireSingleLink: false }),
-          (d) => Effect.asVoid(planViewOf(files).record(d.sha256))
-        )
+      onSome: (sha256) => Effect.asVoid(planViewOf(files).record(sha256))
     })
   )

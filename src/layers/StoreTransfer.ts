@@ -68,7 +68,7 @@ import { MonitorStore, type MonitorStoreShape, type MonitorWrite } from "../serv
 import { PLAN_KEY, type PlanRecord, PlanStore, type PlanStoreShape } from "../services/ports/PlanStore.js"
 import type { LoggedEvent, Versioned } from "../services/Store.js"
 import { BaseLive } from "./Base.js"
-import type { PlanViewShape } from "./PlanViewFile.js"
+import { planMdDigest, type PlanViewShape } from "./PlanViewFile.js"
 
 /** One side of a transfer: the storage ports, the work folder's files, and the unit of atomicity. */
 export interface StoreSide {
@@ -218,9 +218,6 @@ const snapshotOf = (side: StoreSide, parts: TransferParts = ALL_PARTS) =>
     return { plan, prose, captures, journals, subscriptions, runs, reports, grants, executions } satisfies Snapshot
   })
 
-/** plan.md's largest size (as the folder's PlanStore reads it). */
-const PLAN_MD_MAX = 16 * 1024 * 1024
-
 /** A file's bytes on a side; None when it is not there (any other failure fails). */
 const bytesAt = (files: FileStoreShape, path: string) =>
   files.read(path, { maxBytes: PLAN_LIMITS.fileBytes, requireSingleLink: false }).pipe(
@@ -367,17 +364,7 @@ export const transfer = (from: StoreSide, to: StoreSide, mode: TransferMode, par
       let planRecord: string | null = null
       if (to.planView !== undefined && planBytes !== null) {
         const wanted = sha256Hex(planBytes)
-        const here = yield* Effect.flatMap(
-          to.files.stat(PLAN_FILE),
-          Option.match({
-            onNone: () => Effect.succeed(Option.none<string>()),
-            onSome: () =>
-              Effect.map(
-                to.files.hash(PLAN_FILE, { maxBytes: PLAN_MD_MAX, requireSingleLink: false }),
-                (d) => Option.some(d.sha256)
-              )
-          })
-        )
+        const here = yield* planMdDigest(to.files)
         const written = yield* to.planView.written
         if (Option.isSome(here) && here.value !== wanted && !Option.contains(written, here.value)) {
           kept.push(PLAN_FILE)

@@ -9,15 +9,13 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { StaleRevision } from "../../domain/Errors.js"
 import { isUnder } from "../../domain/Paths.js"
-import { PLAN_FILE, PLAN_LIMITS, SOURCES_AREA } from "../../domain/Plan.js"
+import { PLAN_FILE, PLAN_LIMITS, PLAN_MD_MAX_BYTES, SOURCES_AREA } from "../../domain/Plan.js"
 import { heldPlanBytes, type ParsedPlanMd, parsePlanBytes, renderPlanBytes } from "../../domain/PlanMarkdown.js"
 import { FileStore, type FileStoreShape } from "../../services/FileStore.js"
 import type { Lock } from "../../services/Lock.js"
 import type { Plan } from "../../services/Plan.js"
 import { PLAN_KEY, PlanStore, type PlanStoreError, type PlanStoreShape } from "../../services/ports/PlanStore.js"
 import { PlanLive } from "../PlanLive.js"
-
-const PLAN_MD_MAX = 16 * 1024 * 1024
 
 /**
  * A file the plan names, measured where it is (both adapters: the registered files are the work
@@ -28,10 +26,11 @@ export const measureRegistered = (store: FileStoreShape) => (path: string) =>
 
 export const makePlanStoreFolder = Effect.map(FileStore, (store): PlanStoreShape => {
   /** plan.md parsed; no plan.md reads as an empty one. */
-  const parsed: Effect.Effect<ParsedPlanMd, PlanStoreError> = store.read(PLAN_FILE, { maxBytes: PLAN_MD_MAX }).pipe(
-    Effect.catchTag("FileNotFound", () => Effect.succeed(new Uint8Array(0))),
-    Effect.flatMap((bytes) => Either.match(parsePlanBytes(bytes), { onLeft: Effect.fail, onRight: Effect.succeed }))
-  )
+  const parsed: Effect.Effect<ParsedPlanMd, PlanStoreError> = store.read(PLAN_FILE, { maxBytes: PLAN_MD_MAX_BYTES })
+    .pipe(
+      Effect.catchTag("FileNotFound", () => Effect.succeed(new Uint8Array(0))),
+      Effect.flatMap((bytes) => Either.match(parsePlanBytes(bytes), { onLeft: Effect.fail, onRight: Effect.succeed }))
+    )
   const revisionOf = (p: ParsedPlanMd) => (p._tag === "Section" ? p.document.revision : 0)
   const measure = measureRegistered(store)
   return {
