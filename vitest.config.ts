@@ -103,18 +103,40 @@ const common = {
   setupFiles: ["test/support/yieldEach.ts", "test/support/configHome.ts"]
 }
 
+/**
+ * The files that need a process of their own: a fresh fork each. The model harness keeps a tally
+ * from one file to the next; the others change the environment, the time zone or the console,
+ * hold the lock from a worker thread, or reach modules that keep state between calls (signal
+ * handlers, hashing workers) in the test process itself.
+ */
+const isolated = [
+  "test/bench/floor.test.ts",
+  "test/bench/smoke.test.ts",
+  "test/bench/support.test.ts",
+  "test/cli/bundles.test.ts",
+  "test/cli/timezones.test.ts",
+  "test/foundation/Lock.test.ts",
+  "test/foundation/faults.boundary.test.ts",
+  "test/harness/**/*.test.ts",
+  "test/monitor/windows.props.test.ts",
+  "test/store/pg.grants.test.ts",
+  "test/store/pg.harness.test.ts"
+]
+
 export default defineConfig({
   test: {
     // Two files at a time: most tests wait on the processes they start (the built CLI, a sandbox,
     // a PostgreSQL cluster), and vitest's default on a 2-core machine is one worker (cores - 1).
     maxWorkers: 2,
     minWorkers: 1,
-    // vitest takes `isolate` from the pool, not from the project: the in-process files have a
-    // pool of their own (worker threads, not recycled between files), the others fresh forks.
+    // vitest takes `isolate` from the pool, not from the project: the files that share their
+    // workers run in worker threads, not recycled between a project's files; the isolated files
+    // in fresh forks. The projects run one after another (`groupOrder`): never more than two
+    // workers at once.
     poolOptions: { threads: { isolate: false } },
     projects: [
       {
-        // The in-process files first, then the others: never more than two workers at once.
+        // Files that start nothing: pure functions, properties, services over memory or folders.
         test: {
           ...common,
           setupFiles: [...common.setupFiles, "test/support/inProcessGuard.ts"],
@@ -125,16 +147,29 @@ export default defineConfig({
         }
       },
       {
-        // Every other file in a fresh process: files share no state, each working in its own
-        // temporary folders, clusters and namespaces.
+        // Files that start processes (the built CLI, MCP servers, clusters, sandboxes) and keep
+        // nothing in the test process: each works in its own temporary folders, clusters and
+        // namespaces, one after another in a shared thread (effect and the modules they import
+        // load once per thread, not once per file).
+        test: {
+          ...common,
+          setupFiles: [...common.setupFiles, "test/support/sharedGuard.ts"],
+          name: "shared",
+          include: ["test/**/*.test.ts"],
+          exclude: [...configDefaults.exclude, ...inProcess, ...isolated],
+          pool: "threads",
+          sequence: { groupOrder: 1 },
+          // One `initdb` per run, copied by every PostgreSQL test file's cluster (test/support/postgres.ts).
+          globalSetup: ["test/support/pgTemplate.ts"]
+        }
+      },
+      {
         test: {
           ...common,
           name: "isolated",
-          include: ["test/**/*.test.ts"],
-          exclude: [...configDefaults.exclude, ...inProcess],
+          include: isolated,
           pool: "forks",
-          sequence: { groupOrder: 1 },
-          // One `initdb` per run, copied by every PostgreSQL test file's cluster (test/support/postgres.ts).
+          sequence: { groupOrder: 2 },
           globalSetup: ["test/support/pgTemplate.ts"]
         }
       }

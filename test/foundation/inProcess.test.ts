@@ -1,6 +1,6 @@
 /**
  * The in-process test project (vitest.config.ts) runs its files one after another in a shared
- * worker; its set-up (test/support/inProcessGuard.ts) fails a test that starts a process or a
+ * worker; its set-up (test/support/inProcessGuard.ts, test/support/threadGuard.ts) fails a test that starts a process or a
  * worker, handles a signal or changes the working directory there, whatever the way it reaches
  * the module.
  */
@@ -8,6 +8,7 @@ import { describe, expect, it } from "@effect/vitest"
 import * as childProcess from "node:child_process"
 import { spawnSync } from "node:child_process"
 import { createRequire } from "node:module"
+import { promisify } from "node:util"
 import { Worker } from "node:worker_threads"
 
 describe("the in-process test project", () => {
@@ -16,6 +17,7 @@ describe("the in-process test project", () => {
     expect(() => childProcess.execFileSync(process.execPath, ["-e", "0"])).toThrow(/in-process test project/)
     const required = createRequire(import.meta.url)("node:child_process") as typeof childProcess
     expect(() => required.spawn(process.execPath, ["-e", "0"])).toThrow(/in-process test project/)
+    expect(() => promisify(childProcess.execFile)(process.execPath, ["-e", "0"])).toThrow(/in-process test project/)
   })
 
   it("refuses a worker thread, a signal handler and a change of directory", () => {
