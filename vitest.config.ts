@@ -46,6 +46,7 @@ const inProcess = [
   "test/ingest/content.test.ts",
   "test/ingest/docs.test.ts",
   "test/ingest/fetch.test.ts",
+  "test/ingest/interim.test.ts",
   "test/ingest/policy.test.ts",
   "test/ingest/readable-articles.test.ts",
   "test/ingest/readable-cards.test.ts",

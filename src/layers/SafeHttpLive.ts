@@ -19,6 +19,8 @@
  *   carried (what undici wrote, what it read; after TLS) and the address it was pinned to. This
  *   observes the connection only: the request, the checks and the reading are unchanged, except
  *   that a redirect's body is now read (up to the same cap, then cut) so the record can hold it.
+ * - Interim (1xx) responses a server sends before the final one (an unrequested `100 Continue`,
+ *   `103 Early Hints`) are read past, as RFC 9110 asks of a client: undici sees the final one.
  *
  * Over 400 lines: the policy is enforced at each step of one request (parse, resolve, connect,
  * redirect, read); kept in one file so a reader sees every check of a fetch together.
@@ -60,6 +62,7 @@ import {
   Timeout,
   TooManyRedirects
 } from "../domain/IngestErrors.js"
+import { interimHead, MAX_INTERIM_RESPONSES } from "../domain/Interim.js"
 import { type Exchange, type Fetched, SafeHttp, type SafeHttpShape } from "../services/SafeHttp.js"
 
 export interface Answer {
@@ -198,7 +201,10 @@ const newWire = (): Wire => ({ address: "", sent: [], received: [] })
 /**
  * Keep a copy of every chunk undici writes to and reads from the socket. undici writes the
  * request head as latin1 strings and reads with `socket.read()` on 'readable'; both calls are
- * passed through unchanged.
+ * passed through unchanged, except that interim (1xx) responses before the final one are read
+ * past (src/domain/Interim.ts): undici would fail an unrequested `100 Continue` as a socket error
+ * (and keep a `103 Early Hints` at the head of the WARC's response record, where a reader takes
+ * it for the response). The record holds what undici read: the final response.
  */
 const tap = (socket: Socket, wire: Wire): void => {
   const write = socket.write as (...args: Array<unknown>) => boolean
@@ -209,13 +215,45 @@ const tap = (socket: Socket, wire: Wire): void => {
     return write.call(this, chunk, ...rest)
   } as Socket["write"]
   const read = socket.read
-  socket.read = function(this: Socket, size?: number) {
-    const chunk: unknown = read.call(this, size)
-    if (typeof chunk === "string") wire.received.push(Buffer.from(chunk, "latin1"))
-    else if (chunk instanceof Uint8Array) {
-      wire.received.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength))
+  // The start of the response while it may still be an interim (1xx) one; null once the final
+  // response began, from when every chunk is passed on as read.
+  let held: Buffer | null = Buffer.alloc(0)
+  let interim = 0
+  /** Take the interim responses off the start of `held`; the bytes to pass on, or null for "need more". */
+  const pastInterim = (): Buffer | null => {
+    while (held !== null) {
+      const head = interim < MAX_INTERIM_RESPONSES ? interimHead(held) : "final"
+      if (head === "incomplete") return null
+      if (head === "final") {
+        const out: Buffer = held
+        held = null
+        return out
+      }
+      held = held.subarray(head)
+      interim++
     }
-    return chunk
+    return null
+  }
+  socket.read = function(this: Socket, size?: number) {
+    while (true) {
+      const chunk: unknown = read.call(this, size)
+      if (held === null || chunk === null) {
+        if (typeof chunk === "string") wire.received.push(Buffer.from(chunk, "latin1"))
+        else if (chunk instanceof Uint8Array) {
+          wire.received.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength))
+        }
+        return chunk
+      }
+      const bytes = typeof chunk === "string"
+        ? Buffer.from(chunk, "latin1")
+        : Buffer.from((chunk as Uint8Array).buffer, (chunk as Uint8Array).byteOffset, (chunk as Uint8Array).byteLength)
+      held = held.length === 0 ? bytes : Buffer.concat([held, bytes])
+      const out = pastInterim()
+      if (out !== null) {
+        wire.received.push(out)
+        return out
+      }
+    }
   }
 }
 
