@@ -45,6 +45,7 @@ const inProcess = [
   "test/ingest/CaptureStore.conformance.test.ts",
   "test/ingest/content.test.ts",
   "test/ingest/docs.test.ts",
+  "test/ingest/empty-body.test.ts",
   "test/ingest/fetch.test.ts",
   "test/ingest/interim.test.ts",
   "test/ingest/policy.test.ts",

@@ -47,6 +47,7 @@ import {
 import {
   checkContentType,
   checkEncoding,
+  checkNotEmpty,
   decodeBody,
   DEFAULT_TIMEOUT_SECONDS,
   MAX_BODY_BYTES,
@@ -60,7 +61,8 @@ import {
   type IngestError,
   ResponseTooLarge,
   Timeout,
-  TooManyRedirects
+  TooManyRedirects,
+  UnsupportedContent
 } from "../domain/IngestErrors.js"
 import { interimHead, MAX_INTERIM_RESPONSES } from "../domain/Interim.js"
 import { type Exchange, type Fetched, SafeHttp, type SafeHttpShape } from "../services/SafeHttp.js"
@@ -436,6 +438,15 @@ export const makeSafeHttp = (config: SafeHttpConfig): SafeHttpShape => {
                 discard(hop)
                 return yield* new HttpStatus({ status: hop.status })
               }
+              // No Content / Reset Content: no page, whatever the type says (a 204 names none, mostly).
+              if (hop.status === 204 || hop.status === 205) {
+                discard(hop)
+                const type = header(hop, "content-type")
+                return yield* new UnsupportedContent({
+                  contentType: (typeof type === "string" ? type : "").slice(0, 200),
+                  detected: "empty"
+                })
+              }
               const encoding = checkEncoding(header(hop, "content-encoding"))
               if (Either.isLeft(encoding)) {
                 discard(hop)
@@ -454,8 +465,10 @@ export const makeSafeHttp = (config: SafeHttpConfig): SafeHttpShape => {
               const { body } = yield* readBody(current, hop)
               exchanges.push(exchangeOf(wire, current.url.href, requestedAt, body, false))
               const contentType = header(hop, "content-type")
+              const declaredType = typeof contentType === "string" ? contentType : media.right.essence
+              yield* Either.match(checkNotEmpty(body, declaredType), { onLeft: Effect.fail, onRight: Effect.succeed })
               const text = yield* Either.match(
-                decodeBody(body, typeof contentType === "string" ? contentType : media.right.essence),
+                decodeBody(body, declaredType),
                 { onLeft: Effect.fail, onRight: Effect.succeed }
               )
               return { _tag: "done" as const, status: hop.status, media: media.right, body, text }
