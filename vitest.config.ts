@@ -66,6 +66,7 @@ const inProcess = [
   "test/ingest/readable.test.ts",
   "test/ingest/redirect-refusals.test.ts",
   "test/ingest/retention.test.ts",
+  "test/ingest/trailing-dot.test.ts",
   "test/journal/appendIndex.test.ts",
   "test/journal/duplicateKeys.test.ts",
   "test/journal/extend.test.ts",

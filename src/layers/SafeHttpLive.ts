@@ -41,6 +41,7 @@ import {
   bareHost,
   checkAddress,
   checkUrl,
+  plainName,
   publicUnicastPolicy,
   type Target
 } from "../domain/DestinationPolicy.js"
@@ -282,23 +283,50 @@ export const makeSafeHttp = (config: SafeHttpConfig): SafeHttpShape => {
     Either.match(checkUrl(policy, raw, base), { onLeft: Effect.fail, onRight: Effect.succeed })
 
   /** The addresses a hop may connect to: the checked literal, or every checked DNS answer. */
+  /** Every answer the resolver gives for `name` (a DnsFailure names the URL's host). */
+  const lookup = (name: string, host: string) =>
+    Effect.either(Effect.tryPromise({ try: (signal) => resolve(name, signal), catch: () => new DnsFailure({ host }) }))
+
+  /** The first answer the policy refuses, if any. */
+  const refused = (host: string, answers: ReadonlyArray<Answer>): ForbiddenDestination | undefined => {
+    for (const a of answers) {
+      const checked = checkAddress(policy, host, a.address)
+      if (Either.isLeft(checked)) return checked.left
+    }
+    return undefined
+  }
+
+  /**
+   * The addresses a hop may connect to: the checked literal, or every checked answer for the name.
+   * A name written with its trailing dot (`host.`, the absolute spelling of `host`) is also looked
+   * up as `host`, and those answers must pass too: the hosts file, which getaddrinfo reads first,
+   * names `host` and does not match `host.`, so a name the machine's own table sends to a refused
+   * address is refused in either spelling. The socket connects only to the name's own answers.
+   */
   const destinations = (target: Target): Effect.Effect<ReadonlyArray<Answer>, DnsFailure | ForbiddenDestination> =>
     Option.match(target.literal, {
       onSome: (address) => Effect.succeed([{ address, family: address.includes(":") ? 6 : 4 }]),
-      onNone: () =>
-        Effect.tryPromise({
-          try: (signal) => resolve(target.host, signal),
-          catch: () => new DnsFailure({ host: target.host })
-        }).pipe(
-          Effect.flatMap((answers): Effect.Effect<ReadonlyArray<Answer>, DnsFailure | ForbiddenDestination> => {
+      onNone: () => {
+        const plain = plainName(target.host)
+        return Effect.all(
+          [
+            lookup(target.host, target.host),
+            plain === undefined ? Effect.succeed(undefined) : lookup(plain, target.host)
+          ],
+          { concurrency: "unbounded" }
+        ).pipe(
+          Effect.flatMap(([own, alias]): Effect.Effect<ReadonlyArray<Answer>, DnsFailure | ForbiddenDestination> => {
+            const answers = Either.isRight(own) ? own.right : []
+            const forbidden = refused(target.host, [
+              ...answers,
+              ...(alias !== undefined && Either.isRight(alias) ? alias.right : [])
+            ])
+            if (forbidden !== undefined) return Effect.fail(forbidden)
             if (answers.length === 0) return Effect.fail(new DnsFailure({ host: target.host }))
-            for (const a of answers) {
-              const checked = checkAddress(policy, target.host, a.address)
-              if (Either.isLeft(checked)) return Effect.fail(checked.left)
-            }
             return Effect.succeed(answers.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 })))
           })
         )
+      }
     })
 
   const makeAgent = (
