@@ -125,6 +125,22 @@ export const isLocalhostName = (hostname: string): boolean => {
   return name === "localhost" || name.endsWith(".localhost")
 }
 
+/**
+ * The plain spelling of a name written absolute (`host.` → `host`), or undefined for a name
+ * without its trailing dot (and for an address literal, whose dot the URL parser reads away).
+ */
+export const plainName = (host: string): string | undefined =>
+  host.length > 1 && host.endsWith(".") && !host.startsWith("[") ? host.slice(0, -1) : undefined
+
+/**
+ * Whether a name has an empty label (`a..b`, `.a`, `a..`): no resolver answers one (DNS labels
+ * are never empty; only the root's final dot of an absolute name, `a.b.`, is allowed).
+ */
+export const hasEmptyLabel = (host: string): boolean => {
+  const labels = (host.endsWith(".") ? host.slice(0, -1) : host).split(".")
+  return labels.some((label) => label === "")
+}
+
 /** Host of a parsed URL without IPv6 brackets. */
 export const bareHost = (hostname: string): string =>
   hostname.startsWith("[") && hostname.endsWith("]") ? hostname.slice(1, -1) : hostname
@@ -183,5 +199,7 @@ export const checkUrl = (
   if (isIP(bare) !== 0 || host.startsWith("[")) {
     return Either.map(checkAddress(policy, host, bare), (address) => ({ url, host, literal: Option.some(address) }))
   }
+  // A name no resolver can answer is refused here, not sent to DNS to fail as a retryable DnsFailure.
+  if (hasEmptyLabel(host)) return Either.left(new InvalidUrl({ url: shown }))
   return Either.right({ url, host, literal: Option.none() })
 }

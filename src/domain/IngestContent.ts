@@ -163,6 +163,25 @@ export const isWebArchive = (body: Uint8Array): boolean => {
   return /^mime-version:/m.test(unfolded) && /^content-type:\s*multipart\/related\b/m.test(unfolded)
 }
 
+/** Whether a body holds nothing a reader sees: no bytes, or only a UTF-8 byte-order mark and ASCII white space. */
+export const isEmptyBody = (body: Uint8Array): boolean => {
+  let i = body.length >= 3 && body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf ? 3 : 0
+  for (; i < body.length; i++) {
+    const b = body[i]
+    if (b !== 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d && b !== 0x0c) return false
+  }
+  return true
+}
+
+/**
+ * A body with no content (`isEmptyBody`) is refused (`detected: "empty"`): retained, it would be
+ * an original and a readable copy of nothing, which no quote can verify against.
+ */
+export const checkNotEmpty = (body: Uint8Array, contentType: string): Either.Either<void, UnsupportedContent> =>
+  isEmptyBody(body)
+    ? Either.left(new UnsupportedContent({ contentType: contentType.slice(0, 200), detected: "empty" }))
+    : Either.void
+
 /**
  * The body decoded as UTF-8 (a leading BOM is dropped); invalid UTF-8 is refused. Equal to a fatal
  * WHATWG `TextDecoder` (a property test compares them) but validated by `isUtf8` first, which is

@@ -79,13 +79,18 @@ export class UnsupportedContent extends Schema.TaggedError<UnsupportedContent>()
    * Bytes refused as not UTF-8 that are plainly something else: `gzip` (they start 1f 8b: a
    * compressed file or a body compressed without saying so) or `pdf` (they start `%PDF-`); and an
    * imported file that is a web archive whatever its name or type (`mhtml`: it opens with the MIME
-   * headers of a multipart/related message).
+   * headers of a multipart/related message). `empty`: there is no content at all (a `204 No
+   * Content`, an empty body or file, or one of white space only): nothing a reader could quote.
    */
-  detected: Schema.optional(Schema.Literal("gzip", "pdf", "mhtml"))
+  detected: Schema.optional(Schema.Literal("gzip", "pdf", "mhtml", "empty"))
 }) {
   override get message() {
     const accepted = "text/html, application/xhtml+xml or text/plain in UTF-8"
     const declared = this.contentType === null ? "" : ` (type '${this.contentType}')`
+    if (this.detected === "empty") {
+      const type = this.contentType === null || this.contentType === "" ? "" : ` (type '${this.contentType}')`
+      return `There is no content${type}: the body is empty (or white space only), so there is nothing to retain or to quote; check the address, and if a browser shows the page, save it from the browser and import the saved file.`
+    }
     if (this.detected === "gzip") {
       return `The bytes are gzip-compressed (they start 1f 8b), not text${declared}: decompress them (gunzip) and import the decompressed file.`
     }

@@ -17,6 +17,7 @@ import { InputTooLarge, UnsafePath } from "../domain/Errors.js"
 import {
   type CaptureRecord,
   type CaptureVia,
+  checkNotEmpty,
   checkOrigin,
   decodeBody,
   importContentType,
@@ -219,6 +220,10 @@ export const makeIngest = Effect.gen(function*() {
         Effect.catchTag("LimitExceeded", (e) => Effect.fail(new InputTooLarge({ path, max: e.max, actual: e.actual })))
       )
       const media = yield* Either.match(importContentType(path, options.contentType), {
+        onLeft: Effect.fail,
+        onRight: Effect.succeed
+      })
+      yield* Either.match(checkNotEmpty(body, options.contentType ?? media.essence), {
         onLeft: Effect.fail,
         onRight: Effect.succeed
       })

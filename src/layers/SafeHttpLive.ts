@@ -19,6 +19,8 @@
  *   carried (what undici wrote, what it read; after TLS) and the address it was pinned to. This
  *   observes the connection only: the request, the checks and the reading are unchanged, except
  *   that a redirect's body is now read (up to the same cap, then cut) so the record can hold it.
+ * - Interim (1xx) responses a server sends before the final one (an unrequested `100 Continue`,
+ *   `103 Early Hints`) are read past, as RFC 9110 asks of a client: undici sees the final one.
  *
  * Over 400 lines: the policy is enforced at each step of one request (parse, resolve, connect,
  * redirect, read); kept in one file so a reader sees every check of a fetch together.
@@ -39,12 +41,14 @@ import {
   bareHost,
   checkAddress,
   checkUrl,
+  plainName,
   publicUnicastPolicy,
   type Target
 } from "../domain/DestinationPolicy.js"
 import {
   checkContentType,
   checkEncoding,
+  checkNotEmpty,
   decodeBody,
   DEFAULT_TIMEOUT_SECONDS,
   MAX_BODY_BYTES,
@@ -58,8 +62,10 @@ import {
   type IngestError,
   ResponseTooLarge,
   Timeout,
-  TooManyRedirects
+  TooManyRedirects,
+  UnsupportedContent
 } from "../domain/IngestErrors.js"
+import { interimHead, MAX_INTERIM_RESPONSES } from "../domain/Interim.js"
 import { type Exchange, type Fetched, SafeHttp, type SafeHttpShape } from "../services/SafeHttp.js"
 
 export interface Answer {
@@ -198,7 +204,10 @@ const newWire = (): Wire => ({ address: "", sent: [], received: [] })
 /**
  * Keep a copy of every chunk undici writes to and reads from the socket. undici writes the
  * request head as latin1 strings and reads with `socket.read()` on 'readable'; both calls are
- * passed through unchanged.
+ * passed through unchanged, except that interim (1xx) responses before the final one are read
+ * past (src/domain/Interim.ts): undici would fail an unrequested `100 Continue` as a socket error
+ * (and keep a `103 Early Hints` at the head of the WARC's response record, where a reader takes
+ * it for the response). The record holds what undici read: the final response.
  */
 const tap = (socket: Socket, wire: Wire): void => {
   const write = socket.write as (...args: Array<unknown>) => boolean
@@ -209,13 +218,45 @@ const tap = (socket: Socket, wire: Wire): void => {
     return write.call(this, chunk, ...rest)
   } as Socket["write"]
   const read = socket.read
-  socket.read = function(this: Socket, size?: number) {
-    const chunk: unknown = read.call(this, size)
-    if (typeof chunk === "string") wire.received.push(Buffer.from(chunk, "latin1"))
-    else if (chunk instanceof Uint8Array) {
-      wire.received.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength))
+  // The start of the response while it may still be an interim (1xx) one; null once the final
+  // response began, from when every chunk is passed on as read.
+  let held: Buffer | null = Buffer.alloc(0)
+  let interim = 0
+  /** Take the interim responses off the start of `held`; the bytes to pass on, or null for "need more". */
+  const pastInterim = (): Buffer | null => {
+    while (held !== null) {
+      const head = interim < MAX_INTERIM_RESPONSES ? interimHead(held) : "final"
+      if (head === "incomplete") return null
+      if (head === "final") {
+        const out: Buffer = held
+        held = null
+        return out
+      }
+      held = held.subarray(head)
+      interim++
     }
-    return chunk
+    return null
+  }
+  socket.read = function(this: Socket, size?: number) {
+    while (true) {
+      const chunk: unknown = read.call(this, size)
+      if (held === null || chunk === null) {
+        if (typeof chunk === "string") wire.received.push(Buffer.from(chunk, "latin1"))
+        else if (chunk instanceof Uint8Array) {
+          wire.received.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength))
+        }
+        return chunk
+      }
+      const bytes = typeof chunk === "string"
+        ? Buffer.from(chunk, "latin1")
+        : Buffer.from((chunk as Uint8Array).buffer, (chunk as Uint8Array).byteOffset, (chunk as Uint8Array).byteLength)
+      held = held.length === 0 ? bytes : Buffer.concat([held, bytes])
+      const out = pastInterim()
+      if (out !== null) {
+        wire.received.push(out)
+        return out
+      }
+    }
   }
 }
 
@@ -242,23 +283,50 @@ export const makeSafeHttp = (config: SafeHttpConfig): SafeHttpShape => {
     Either.match(checkUrl(policy, raw, base), { onLeft: Effect.fail, onRight: Effect.succeed })
 
   /** The addresses a hop may connect to: the checked literal, or every checked DNS answer. */
+  /** Every answer the resolver gives for `name` (a DnsFailure names the URL's host). */
+  const lookup = (name: string, host: string) =>
+    Effect.either(Effect.tryPromise({ try: (signal) => resolve(name, signal), catch: () => new DnsFailure({ host }) }))
+
+  /** The first answer the policy refuses, if any. */
+  const refused = (host: string, answers: ReadonlyArray<Answer>): ForbiddenDestination | undefined => {
+    for (const a of answers) {
+      const checked = checkAddress(policy, host, a.address)
+      if (Either.isLeft(checked)) return checked.left
+    }
+    return undefined
+  }
+
+  /**
+   * The addresses a hop may connect to: the checked literal, or every checked answer for the name.
+   * A name written with its trailing dot (`host.`, the absolute spelling of `host`) is also looked
+   * up as `host`, and those answers must pass too: the hosts file, which getaddrinfo reads first,
+   * names `host` and does not match `host.`, so a name the machine's own table sends to a refused
+   * address is refused in either spelling. The socket connects only to the name's own answers.
+   */
   const destinations = (target: Target): Effect.Effect<ReadonlyArray<Answer>, DnsFailure | ForbiddenDestination> =>
     Option.match(target.literal, {
       onSome: (address) => Effect.succeed([{ address, family: address.includes(":") ? 6 : 4 }]),
-      onNone: () =>
-        Effect.tryPromise({
-          try: (signal) => resolve(target.host, signal),
-          catch: () => new DnsFailure({ host: target.host })
-        }).pipe(
-          Effect.flatMap((answers): Effect.Effect<ReadonlyArray<Answer>, DnsFailure | ForbiddenDestination> => {
+      onNone: () => {
+        const plain = plainName(target.host)
+        return Effect.all(
+          [
+            lookup(target.host, target.host),
+            plain === undefined ? Effect.succeed(undefined) : lookup(plain, target.host)
+          ],
+          { concurrency: "unbounded" }
+        ).pipe(
+          Effect.flatMap(([own, alias]): Effect.Effect<ReadonlyArray<Answer>, DnsFailure | ForbiddenDestination> => {
+            const answers = Either.isRight(own) ? own.right : []
+            const forbidden = refused(target.host, [
+              ...answers,
+              ...(alias !== undefined && Either.isRight(alias) ? alias.right : [])
+            ])
+            if (forbidden !== undefined) return Effect.fail(forbidden)
             if (answers.length === 0) return Effect.fail(new DnsFailure({ host: target.host }))
-            for (const a of answers) {
-              const checked = checkAddress(policy, target.host, a.address)
-              if (Either.isLeft(checked)) return Effect.fail(checked.left)
-            }
             return Effect.succeed(answers.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 })))
           })
         )
+      }
     })
 
   const makeAgent = (
@@ -398,6 +466,15 @@ export const makeSafeHttp = (config: SafeHttpConfig): SafeHttpShape => {
                 discard(hop)
                 return yield* new HttpStatus({ status: hop.status })
               }
+              // No Content / Reset Content: no page, whatever the type says (a 204 names none, mostly).
+              if (hop.status === 204 || hop.status === 205) {
+                discard(hop)
+                const type = header(hop, "content-type")
+                return yield* new UnsupportedContent({
+                  contentType: (typeof type === "string" ? type : "").slice(0, 200),
+                  detected: "empty"
+                })
+              }
               const encoding = checkEncoding(header(hop, "content-encoding"))
               if (Either.isLeft(encoding)) {
                 discard(hop)
@@ -416,8 +493,10 @@ export const makeSafeHttp = (config: SafeHttpConfig): SafeHttpShape => {
               const { body } = yield* readBody(current, hop)
               exchanges.push(exchangeOf(wire, current.url.href, requestedAt, body, false))
               const contentType = header(hop, "content-type")
+              const declaredType = typeof contentType === "string" ? contentType : media.right.essence
+              yield* Either.match(checkNotEmpty(body, declaredType), { onLeft: Effect.fail, onRight: Effect.succeed })
               const text = yield* Either.match(
-                decodeBody(body, typeof contentType === "string" ? contentType : media.right.essence),
+                decodeBody(body, declaredType),
                 { onLeft: Effect.fail, onRight: Effect.succeed }
               )
               return { _tag: "done" as const, status: hop.status, media: media.right, body, text }
