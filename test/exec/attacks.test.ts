@@ -526,6 +526,26 @@ describe.skipIf(!sandboxWorks)("confined exec: network and environment", () => {
   })
 })
 
+/** Processes a run leaves behind: one folder, one grant, one run (parts as for reading). */
+const leftBehind = once(() => {
+  const dir = folder()
+  createGrant(dir)
+  const x = exec(
+    dir,
+    "g1",
+    sh(inParts({
+      // Odd durations, so that the processes are found by their argv on the machine.
+      daemons: "setsid sleep 4097 & (sleep 4098 &); nohup sleep 4099 >/dev/null 2>&1 & echo started",
+      // The counting loop runs in a process its parent left behind (reparented to the namespace's
+      // init), which writes down the CPU time it used: the record must count at least that (the
+      // parent only sleeps), on a fast machine as on a slow one.
+      orphan:
+        `(perl -e '$i++ while $i < 2e7; open(F, ">used"); print F ((times)[0] + (times)[1]); close F; rename("used", "done")' &); while [ ! -e done ]; do sleep 0.1; done`
+    }))
+  )
+  return { dir, x, out: (name: "daemons" | "orphan") => partOf(stdoutOf(dir, x), name) }
+})
+
 describe.skipIf(!sandboxWorks)("confined exec: limits", () => {
   it("outliving the wall budget: sleep 1000 is killed and recorded", () => {
     const dir = folder()
@@ -589,32 +609,14 @@ describe.skipIf(!sandboxWorks)("confined exec: limits", () => {
   })
 
   it("nothing it forks outlives the run: a daemon, an orphan and a nohup are gone when exec answers", () => {
-    const dir = folder()
-    createGrant(dir)
-    // Odd durations, so that the processes are found by their argv on the machine.
-    const x = exec(
-      dir,
-      "g1",
-      sh("setsid sleep 4097 & (sleep 4098 &); nohup sleep 4099 >/dev/null 2>&1 & echo started")
-    )
+    const { out, x } = leftBehind()
     expect(x.status).toBe("exited")
-    expect(stdoutOf(dir, x)).toBe("started\n")
+    expect(out("daemons")).toBe("started\n")
     expect([...processesWith("4097"), ...processesWith("4098"), ...processesWith("4099")]).toEqual([])
   })
 
   it("the recorded CPU time is the whole tree's, an orphan's included", () => {
-    const dir = folder()
-    createGrant(dir)
-    // The counting loop runs in a process its parent left behind (reparented to the namespace's
-    // init), which writes down the CPU time it used: the record must count at least that (the
-    // parent only sleeps), on a fast machine as on a slow one.
-    const x = exec(
-      dir,
-      "g1",
-      sh(
-        `(perl -e '$i++ while $i < 2e7; open(F, ">used"); print F ((times)[0] + (times)[1]); close F; rename("used", "done")' &); while [ ! -e done ]; do sleep 0.1; done`
-      )
-    )
+    const { dir, x } = leftBehind()
     expect(x.status).toBe("exited")
     const orphan = Number(fs.readFileSync(path.join(dir, "research/exp/runs/r1/done"), "utf8"))
     expect(orphan).toBeGreaterThan(0.1)
