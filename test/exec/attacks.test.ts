@@ -35,35 +35,96 @@ import {
 
 const sh = (script: string) => ["sh", "-c", script]
 
+/**
+ * Attacks that need nothing of their own (a folder, a grant, one run's output) run as parts of one
+ * sandboxed program: each part in a subshell, its stdout and stderr headed by its name, so each
+ * test asserts on what its own part printed. A sandbox's start is most of an attack's cost.
+ */
+const inParts = (parts: Record<string, string>) =>
+  Object.entries(parts).map(([name, script]) => {
+    // The heading's text is not in the program's own command line (which a part may print).
+    const heading = `printf '%s %s\\n' '####' ${name}`
+    return `${heading}; ${heading} >&2; ( ${script} )`
+  }).join("; ")
+
+/** What part `name` of an `inParts` program printed on one stream. */
+const partOf = (text: string, name: string) => text.split(`#### ${name}\n`)[1]!.split("#### ")[0]!
+
+/** Memoized: the first test that asks runs it; with `-t`, only the tests that ask do. */
+const once = <A>(f: () => A) => {
+  let done: { value: A } | undefined
+  return () => (done ??= { value: f() }).value
+}
+
+/** Kernel settings a run tries to write (those this machine has). */
+const SETTINGS = ["kernel/printk_ratelimit_burst", "vm/overcommit_ratio"].filter((s) => fs.existsSync(`/proc/sys/${s}`))
+
+const READING = {
+  inputs: [
+    "cat /work/research/exp/data/train.csv",
+    "cat /work/research/exp/other/secret.txt",
+    "cat /work/research/exp/data/holdout/labels.csv",
+    "ls -A /work/research/exp/data/holdout",
+    "cat /work/research/exp/data/holdout.txt",
+    "cat /work/.dossier/grants/g1.json",
+    "cat /work/research/st/research-events.jsonl",
+    "cat /work/plan.md",
+    "sh host-path.sh",
+    "ls -A /work; ls -A /work/research; ls -A /work/research/exp",
+    // No capability to undo the masks or the read-only binds.
+    "umount /work/research/exp/data/holdout; umount -l /work/research/exp/data/holdout.txt; cat /work/research/exp/data/holdout/labels.csv /work/research/exp/data/holdout.txt",
+    "mount -o remount,rw,bind /work/research/exp/data && echo bad > /work/research/exp/data/train.csv",
+    "echo done"
+  ].join("; "),
+  escape: [
+    "cat ../../other/secret.txt ../../../../plan.md ../../../../../../../../etc/shadow",
+    "cat /proc/1/root/work/plan.md /proc/1/root/work/research/exp/other/secret.txt",
+    "ls -A /proc/1/root/",
+    "echo end"
+  ].join("; "),
+  mountinfo: "cat /proc/self/mountinfo; sh look.sh",
+  etc: ["passwd", "group", "hosts"].map((f) => `echo '== ${f}'; cat /etc/${f}`).join("; ") +
+    "; echo '== id'; id -un; whoami; id -gn; echo '== getent'; getent hosts localhost; getent passwd 0" +
+    "; echo '== mode'; stat -c '%a %n' /etc/passwd /etc/group /etc/hosts" +
+    "; echo '== etc'; ls -A /etc; echo '== host'; uname -n; cat /proc/sys/kernel/hostname; getent hosts \"$(uname -n)\"; echo '== '",
+  // Each setting is written back with the value it has: refused now, a no-op on a machine where
+  // the write would go through (the code before this test let root's runs set any of them, and
+  // kernel.core_pattern or kernel.modprobe name a command the kernel runs as root outside).
+  sysctl: [
+    ...SETTINGS.map((s) => `v=$(cat /proc/sys/${s}) && printf '%s\\n' "$v" > /proc/sys/${s} && echo WROTE ${s}`),
+    "grep -c ' /proc/sys ro,' /proc/self/mountinfo",
+    "echo end"
+  ].join("; ")
+}
+
+/** One folder, one grant, one run of every reading attack; each part's stdout and stderr. */
+const reading = once(() => {
+  const dir = folder()
+  put(dir, "research/st/research-events.jsonl", "")
+  createCandidate(dir, "ev.json")
+  createGrant(dir)
+  // The machine's own path to the folder, from scripts (an argv naming it would be printed back).
+  put(dir, "research/exp/runs/r1/host-path.sh", `cat ${dir}/plan.md ${dir}/research/exp/other/secret.txt\n`)
+  put(
+    dir,
+    "research/exp/runs/r1/look.sh",
+    `cat ${dir}/research/exp/other/secret.txt ${dir}/plan.md; ls ${dir}; echo end\n`
+  )
+  const x = exec(dir, "g1", sh(inParts(READING)))
+  const out = stdoutOf(dir, x)
+  const err = stderrOf(dir, x)
+  return {
+    dir,
+    x,
+    out: (name: keyof typeof READING) => partOf(out, name),
+    err: (name: keyof typeof READING) => partOf(err, name)
+  }
+})
+
 describe.skipIf(!sandboxWorks)("confined exec: reading", () => {
   it("sees its input root read-only, and nothing outside the grant, no holdout, no grant record, no journal, no plan", () => {
-    const dir = folder()
-    put(dir, "research/st/research-events.jsonl", "")
-    createCandidate(dir, "ev.json")
-    createGrant(dir)
-    // The machine's own path to the folder, from a script (an argv naming it would be printed back).
-    put(dir, "research/exp/runs/r1/host-path.sh", `cat ${dir}/plan.md ${dir}/research/exp/other/secret.txt\n`)
-    const x = exec(
-      dir,
-      "g1",
-      sh([
-        "cat /work/research/exp/data/train.csv",
-        "cat /work/research/exp/other/secret.txt",
-        "cat /work/research/exp/data/holdout/labels.csv",
-        "ls -A /work/research/exp/data/holdout",
-        "cat /work/research/exp/data/holdout.txt",
-        "cat /work/.dossier/grants/g1.json",
-        "cat /work/research/st/research-events.jsonl",
-        "cat /work/plan.md",
-        "sh host-path.sh",
-        "ls -A /work; ls -A /work/research; ls -A /work/research/exp",
-        // No capability to undo the masks or the read-only binds.
-        "umount /work/research/exp/data/holdout; umount -l /work/research/exp/data/holdout.txt; cat /work/research/exp/data/holdout/labels.csv /work/research/exp/data/holdout.txt",
-        "mount -o remount,rw,bind /work/research/exp/data && echo bad > /work/research/exp/data/train.csv",
-        "echo done"
-      ].join("; "))
-    )
-    const out = stdoutOf(dir, x)
+    const { dir, x, out: partOut } = reading()
+    const out = partOut("inputs")
     expect(out).toContain("a,b\n1,2\n")
     expect(out).toContain("done")
     for (
@@ -83,39 +144,20 @@ describe.skipIf(!sandboxWorks)("confined exec: reading", () => {
   })
 
   it("cannot escape through .., /proc/1/root or an absolute host path", () => {
-    const dir = folder()
-    createGrant(dir)
-    const x = exec(
-      dir,
-      "g1",
-      sh([
-        "cat ../../other/secret.txt ../../../../plan.md ../../../../../../../../etc/shadow",
-        "cat /proc/1/root/work/plan.md /proc/1/root/work/research/exp/other/secret.txt",
-        "ls -A /proc/1/root/",
-        "echo end"
-      ].join("; "))
-    )
-    const out = stdoutOf(dir, x)
+    const { err, out: partOut } = reading()
+    const out = partOut("escape")
     expect(out).not.toContain("OUTSIDE-SECRET")
     expect(out).not.toContain("PLAN-TEXT")
     const listing = out.split("\n").filter((l) => l !== "end" && l !== "")
     // The sandbox's own root: system directories, /proc, /dev, /tmp, /work; no home, root, var or the host's folders.
     for (const host of ["root", "home", "var", "opt"]) expect(listing).not.toContain(host)
     expect(listing).toContain("work")
-    expect(stderrOf(dir, x)).toMatch(/No such file/)
+    expect(err("escape")).toMatch(/No such file/)
   })
 
   it("may learn where the folder lies from /proc/self/mountinfo, and still cannot open anything there", () => {
-    const dir = folder()
-    createGrant(dir)
-    // The machine's paths go in a script, not the argv (which the answer shows).
-    put(
-      dir,
-      "research/exp/runs/r1/look.sh",
-      `cat ${dir}/research/exp/other/secret.txt ${dir}/plan.md; ls ${dir}; echo end\n`
-    )
-    const x = exec(dir, "g1", sh("cat /proc/self/mountinfo; sh look.sh"))
-    const out = stdoutOf(dir, x)
+    const { dir, err, out: partOut } = reading()
+    const out = partOut("mountinfo")
     // What docs/exec.md says a run can see: each mount's source path (on its file system) names
     // the folder's location on the machine...
     const work = out.split("\n").find((l) => l.split(" ")[4] === "/work/research/exp/runs/r1")
@@ -125,24 +167,13 @@ describe.skipIf(!sandboxWorks)("confined exec: reading", () => {
     expect(out).not.toContain("OUTSIDE-SECRET")
     expect(out).not.toContain("PLAN-TEXT")
     expect(out.trim().split("\n").at(-1)).toBe("end")
-    expect(stderrOf(dir, x).match(/No such file/g)).toHaveLength(3)
+    expect(err("mountinfo").match(/No such file/g)).toHaveLength(3)
   })
 
   it("sees the sandbox's own accounts and hosts in /etc and host name, none of the machine's, and names still resolve", () => {
-    const dir = folder()
-    createGrant(dir)
+    const { err, out: partOut } = reading()
     const part = (out: string, name: string) => out.split(`== ${name}\n`)[1]!.split("== ")[0]!
-    const x = exec(
-      dir,
-      "g1",
-      sh(
-        ["passwd", "group", "hosts"].map((f) => `echo '== ${f}'; cat /etc/${f}`).join("; ") +
-          "; echo '== id'; id -un; whoami; id -gn; echo '== getent'; getent hosts localhost; getent passwd 0" +
-          "; echo '== mode'; stat -c '%a %n' /etc/passwd /etc/group /etc/hosts" +
-          "; echo '== etc'; ls -A /etc; echo '== host'; uname -n; cat /proc/sys/kernel/hostname; getent hosts \"$(uname -n)\"; echo '== '"
-      )
-    )
-    const out = stdoutOf(dir, x)
+    const out = partOut("etc")
     const uid = process.getuid!()
     const gid = process.getgid!()
     // Root, nobody and the running user (named by nothing of the machine's), in uid order.
@@ -174,28 +205,13 @@ describe.skipIf(!sandboxWorks)("confined exec: reading", () => {
     )
     // The host name is not the machine's, and it resolves.
     expect(part(out, "host")).toMatch(/^localhost\nlocalhost\n(127\.0\.0\.1|::1)\s+localhost/)
-    expect(stderrOf(dir, x)).toBe("")
+    expect(err("etc")).toBe("")
   })
 
   it("cannot change the machine's kernel settings through /proc/sys, even when dossier runs as root", () => {
-    const dir = folder()
-    createGrant(dir)
-    // Each setting is written back with the value it has: refused now, a no-op on a machine where
-    // the write would go through (the code before this test let root's runs set any of them, and
-    // kernel.core_pattern or kernel.modprobe name a command the kernel runs as root outside).
-    const settings = ["kernel/printk_ratelimit_burst", "vm/overcommit_ratio"]
-      .filter((s) => fs.existsSync(`/proc/sys/${s}`))
-    expect(settings.length).toBeGreaterThan(0)
-    const x = exec(
-      dir,
-      "g1",
-      sh([
-        ...settings.map((s) => `v=$(cat /proc/sys/${s}) && printf '%s\\n' "$v" > /proc/sys/${s} && echo WROTE ${s}`),
-        "grep -c ' /proc/sys ro,' /proc/self/mountinfo",
-        "echo end"
-      ].join("; "))
-    )
-    const out = stdoutOf(dir, x)
+    expect(SETTINGS.length).toBeGreaterThan(0)
+    const { out: partOut, x } = reading()
+    const out = partOut("sysctl")
     expect(out).toContain("end")
     expect(out).not.toContain("WROTE")
     expect(out).toContain("1\nend")
@@ -263,41 +279,51 @@ const baseInput = () => ({
   deadline: "2030-01-01T00:00:00Z"
 })
 
-describe.skipIf(!sandboxWorks)("confined exec: writing and links", () => {
-  it("cannot write into an input root; the work root is the only writable place", () => {
-    const dir = folder()
-    createGrant(dir)
-    const x = exec(
-      dir,
-      "g1",
-      sh(
-        "echo bad > /work/research/exp/data/train.csv; echo new > /work/research/exp/data/n.txt; echo x > /tmp/t; echo y > /work/y; echo ok > result.txt"
-      )
-    )
-    expect(fs.readFileSync(path.join(dir, "research/exp/data/train.csv"), "utf8")).toBe("a,b\n1,2\n")
-    expect(fs.existsSync(path.join(dir, "research/exp/data/n.txt"))).toBe(false)
-    expect(fs.existsSync(path.join(dir, "y"))).toBe(false)
-    expect(stderrOf(dir, x)).toMatch(/Read-only file system/)
-    expect(x.outputs.map((o: any) => o.path)).toEqual(["research/exp/runs/r1/result.txt"])
-  })
-
-  it("a symlink it creates pointing outside is listed, never followed by the evidence scan; a hard link out fails", () => {
-    const dir = folder()
-    createGrant(dir)
-    put(dir, "research/exp/runs/r1/mk-host-link.sh", `ln -s ${dir}/research/exp/other/secret.txt host-link\n`)
-    const x = exec(
-      dir,
-      "g1",
-      sh([
+/** Writing and linking attacks: one folder, one grant, one run of both (parts as for reading). */
+const writing = once(() => {
+  const dir = folder()
+  createGrant(dir)
+  put(dir, "research/exp/runs/r1/mk-host-link.sh", `ln -s ${dir}/research/exp/other/secret.txt host-link\n`)
+  const x = exec(
+    dir,
+    "g1",
+    sh(inParts({
+      write:
+        "echo bad > /work/research/exp/data/train.csv; echo new > /work/research/exp/data/n.txt; echo x > /tmp/t; echo y > /work/y; echo ok > result.txt",
+      links: [
         "ln -s /work/research/exp/data/train.csv in-link",
         "ln -s ../../../../plan.md plan-link",
         "sh mk-host-link.sh",
         "ln /work/research/exp/data/train.csv hard",
         "mkfifo fifo",
         "echo real > real.txt"
-      ].join("; "))
-    )
-    expect(x.outputs.map((o: any) => o.path)).toEqual(["research/exp/runs/r1/real.txt"])
+      ].join("; ")
+    }))
+  )
+  return { dir, x, err: (name: "write" | "links") => partOf(stderrOf(dir, x), name) }
+})
+
+describe.skipIf(!sandboxWorks)("confined exec: writing and links", () => {
+  it("cannot write into an input root; the work root is the only writable place", () => {
+    const { dir, err, x } = writing()
+    expect(fs.readFileSync(path.join(dir, "research/exp/data/train.csv"), "utf8")).toBe("a,b\n1,2\n")
+    expect(fs.existsSync(path.join(dir, "research/exp/data/n.txt"))).toBe(false)
+    expect(fs.existsSync(path.join(dir, "y"))).toBe(false)
+    expect(err("write")).toMatch(/Read-only file system/)
+    // The run's outputs: this part's one file, and the other part's (below).
+    expect(x.outputs.map((o: any) => o.path)).toEqual([
+      "research/exp/runs/r1/real.txt",
+      "research/exp/runs/r1/result.txt"
+    ])
+  })
+
+  it("a symlink it creates pointing outside is listed, never followed by the evidence scan; a hard link out fails", () => {
+    const { dir, err, x } = writing()
+    // The run's outputs: this part's one regular file, and the other part's (above).
+    expect(x.outputs.map((o: any) => o.path)).toEqual([
+      "research/exp/runs/r1/real.txt",
+      "research/exp/runs/r1/result.txt"
+    ])
     expect(x.ignored).toEqual([
       { path: "research/exp/runs/r1/fifo", kind: "other" },
       { path: "research/exp/runs/r1/host-link", kind: "symlink" },
@@ -305,7 +331,7 @@ describe.skipIf(!sandboxWorks)("confined exec: writing and links", () => {
       { path: "research/exp/runs/r1/plan-link", kind: "symlink" }
     ])
     expect(fs.existsSync(path.join(dir, "research/exp/runs/r1/hard"))).toBe(false)
-    expect(stderrOf(dir, x)).toMatch(/Invalid cross-device link|Operation not permitted/)
+    expect(err("links")).toMatch(/Invalid cross-device link|Operation not permitted/)
     // The record verifies, and a later show does not follow the links either.
     const shown = ok(dir, ["exec", "show", "--execution", x.id, "--verify"])
     expect(shown.verify.findings).toEqual([])
@@ -387,30 +413,51 @@ describe.skipIf(!sandboxWorks)("confined exec: hard links placed from outside", 
   })
 })
 
+const NETWORK_SECRET = "s3cr3t-from-the-parent-environment"
+
+/**
+ * One folder, one grant, one run (parts as for reading) with a secret in dossier's environment: a
+ * connection to a server on the machine's loopback, and every process's environment and command line.
+ */
+const network = once(async () => {
+  const dir = folder()
+  createGrant(dir)
+  let connections = 0
+  const server = net.createServer((s) => {
+    connections++
+    s.destroy()
+  })
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()))
+  const port = (server.address() as net.AddressInfo).port
+  try {
+    const r = D(dir, [
+      "exec",
+      "--grant",
+      "g1",
+      "--",
+      "bash",
+      "-c",
+      inParts({
+        loopback:
+          `echo hi > /dev/tcp/127.0.0.1/${port} && echo CONNECTED; cat /proc/net/dev | tail -n +3 | cut -d: -f1`,
+        environ: "for p in /proc/[0-9]*; do cat $p/environ $p/cmdline 2>/dev/null; echo; done; env; echo end"
+      })
+    ], { DOSSIER_TEST_SECRET: NETWORK_SECRET })
+    const stdout = stdoutOf(dir, r.json.execution)
+    // Connections the server accepted while the (synchronous) exec ran are counted once it returns.
+    await new Promise((resolve) => setImmediate(resolve))
+    return { r, connections, out: (name: "loopback" | "environ") => partOf(stdout, name) }
+  } finally {
+    server.close()
+  }
+})
+
 describe.skipIf(!sandboxWorks)("confined exec: network and environment", () => {
   it("cannot reach a server on the machine's loopback; only its own lo exists", async () => {
-    const dir = folder()
-    createGrant(dir)
-    let connections = 0
-    const server = net.createServer((s) => {
-      connections++
-      s.destroy()
-    })
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()))
-    const port = (server.address() as net.AddressInfo).port
-    try {
-      const x = exec(dir, "g1", [
-        "bash",
-        "-c",
-        `echo hi > /dev/tcp/127.0.0.1/${port} && echo CONNECTED; cat /proc/net/dev | tail -n +3 | cut -d: -f1`
-      ])
-      const out = stdoutOf(dir, x)
-      expect(out).not.toContain("CONNECTED")
-      expect(out.trim().split("\n").map((l) => l.trim())).toEqual(["lo"])
-      expect(connections).toBe(0)
-    } finally {
-      server.close()
-    }
+    const { connections, out } = await network()
+    expect(out("loopback")).not.toContain("CONNECTED")
+    expect(out("loopback").trim().split("\n").map((l) => l.trim())).toEqual(["lo"])
+    expect(connections).toBe(0)
   })
 
   it("runs with only PATH, HOME, LANG, TZ and DOSSIER_GRANT, in the work root, in a new session", () => {
@@ -434,23 +481,13 @@ describe.skipIf(!sandboxWorks)("confined exec: network and environment", () => {
     expect(stdoutOf(dir, fds).trim().split("\n").map(Number).filter((n) => n > 3)).toEqual([])
   })
 
-  it("a secret in dossier's own environment reaches no process of the run, not even through /proc/<pid>/environ", () => {
-    const dir = folder()
-    createGrant(dir)
-    const secret = "s3cr3t-from-the-parent-environment"
-    const r = D(dir, [
-      "exec",
-      "--grant",
-      "g1",
-      "--",
-      ...sh("for p in /proc/[0-9]*; do cat $p/environ $p/cmdline 2>/dev/null; echo; done; env; echo end")
-    ], { DOSSIER_TEST_SECRET: secret })
+  it("a secret in dossier's own environment reaches no process of the run, not even through /proc/<pid>/environ", async () => {
+    const { out, r } = await network()
     expect(r.code, r.stderr).toBe(0)
-    const out = stdoutOf(dir, r.json.execution)
-    expect(out).toContain("DOSSIER_GRANT=g1")
-    expect(out.trimEnd().endsWith("end")).toBe(true)
-    expect(out).not.toContain(secret)
-    expect(out).not.toContain("DOSSIER_TEST_SECRET")
+    expect(out("environ")).toContain("DOSSIER_GRANT=g1")
+    expect(out("environ").trimEnd().endsWith("end")).toBe(true)
+    expect(out("environ")).not.toContain(NETWORK_SECRET)
+    expect(out("environ")).not.toContain("DOSSIER_TEST_SECRET")
   })
 
   it("without bash among the tools nothing runs, whatever program would start the shell", () => {
@@ -487,6 +524,26 @@ describe.skipIf(!sandboxWorks)("confined exec: network and environment", () => {
     }
     expect(fs.readFileSync(path.join(dir, "research/exp/runs/r2/pwned.txt"), "utf8")).toBe("PWNED\n")
   })
+})
+
+/** Processes a run leaves behind: one folder, one grant, one run (parts as for reading). */
+const leftBehind = once(() => {
+  const dir = folder()
+  createGrant(dir)
+  const x = exec(
+    dir,
+    "g1",
+    sh(inParts({
+      // Odd durations, so that the processes are found by their argv on the machine.
+      daemons: "setsid sleep 4097 & (sleep 4098 &); nohup sleep 4099 >/dev/null 2>&1 & echo started",
+      // The counting loop runs in a process its parent left behind (reparented to the namespace's
+      // init), which writes down the CPU time it used: the record must count at least that (the
+      // parent only sleeps), on a fast machine as on a slow one.
+      orphan:
+        `(perl -e '$i++ while $i < 2e7; open(F, ">used"); print F ((times)[0] + (times)[1]); close F; rename("used", "done")' &); while [ ! -e done ]; do sleep 0.1; done`
+    }))
+  )
+  return { dir, x, out: (name: "daemons" | "orphan") => partOf(stdoutOf(dir, x), name) }
 })
 
 describe.skipIf(!sandboxWorks)("confined exec: limits", () => {
@@ -552,32 +609,14 @@ describe.skipIf(!sandboxWorks)("confined exec: limits", () => {
   })
 
   it("nothing it forks outlives the run: a daemon, an orphan and a nohup are gone when exec answers", () => {
-    const dir = folder()
-    createGrant(dir)
-    // Odd durations, so that the processes are found by their argv on the machine.
-    const x = exec(
-      dir,
-      "g1",
-      sh("setsid sleep 4097 & (sleep 4098 &); nohup sleep 4099 >/dev/null 2>&1 & echo started")
-    )
+    const { out, x } = leftBehind()
     expect(x.status).toBe("exited")
-    expect(stdoutOf(dir, x)).toBe("started\n")
+    expect(out("daemons")).toBe("started\n")
     expect([...processesWith("4097"), ...processesWith("4098"), ...processesWith("4099")]).toEqual([])
   })
 
   it("the recorded CPU time is the whole tree's, an orphan's included", () => {
-    const dir = folder()
-    createGrant(dir)
-    // The counting loop runs in a process its parent left behind (reparented to the namespace's
-    // init), which writes down the CPU time it used: the record must count at least that (the
-    // parent only sleeps), on a fast machine as on a slow one.
-    const x = exec(
-      dir,
-      "g1",
-      sh(
-        `(perl -e '$i++ while $i < 2e7; open(F, ">used"); print F ((times)[0] + (times)[1]); close F; rename("used", "done")' &); while [ ! -e done ]; do sleep 0.1; done`
-      )
-    )
+    const { dir, x } = leftBehind()
     expect(x.status).toBe("exited")
     const orphan = Number(fs.readFileSync(path.join(dir, "research/exp/runs/r1/done"), "utf8"))
     expect(orphan).toBeGreaterThan(0.1)

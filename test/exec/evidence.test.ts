@@ -10,7 +10,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { canonicalDigest } from "../../src/domain/Canonical.js"
-import { runCli } from "../support/cli.js"
+import { copyOfTemplate, runCli } from "../support/cli.js"
 import {
   childGrant,
   createCandidate,
@@ -59,9 +59,17 @@ const journalChecks = (dir: string, env?: Record<string, string>) => {
   return r.json.verify
 }
 
+/**
+ * A folder with the candidate the runs are linked to, and a grant. The candidate (a journal
+ * append through the CLI, which no test here checks) is made once per file and its folder copied;
+ * the grant is made in each copy (it names its roots' inodes, which a copy does not keep).
+ */
 const setup = () => {
-  const dir = folder()
-  createCandidate(dir)
+  const dir = copyOfTemplate("candidate", (template) => {
+    const made = folder()
+    createCandidate(made)
+    fs.cpSync(made, template, { recursive: true })
+  }, "dossier-exec-")
   createGrant(dir)
   return dir
 }

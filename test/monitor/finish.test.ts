@@ -3,13 +3,13 @@ import { assert, describe, it } from "@effect/vitest"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { put, runCliAsync, tempWorkdir } from "../support/cli.js"
-import { at, finishInput, mon, monitorState, read, runningRun, sha, weekWindow } from "./support.js"
+import { at, finishInput, mon, monitorState, read, runningRunInProcess, sha, weekWindow } from "./support.js"
 
 describe("monitor finish-run (CLI)", () => {
   it("refuses every failed check with its tag and changes nothing", async () => {
     const dir = tempWorkdir()
     const now = at(weekWindow(0), 1000)
-    const run = await runningRun(dir, "lit", now)
+    const run = await runningRunInProcess(dir, "lit", now)
     const good = finishInput(dir, run)
     const before = monitorState(dir)
     const expectRefusal = async (input: unknown, tag: string, fields: Record<string, unknown> = {}) => {
@@ -98,7 +98,7 @@ describe("monitor finish-run (CLI)", () => {
   it("a citation that crosses a link in a readable copy verifies (the text a reader sees)", async () => {
     const dir = tempWorkdir()
     const now = at(weekWindow(0), 1000)
-    const run = await runningRun(dir, "lit", now)
+    const run = await runningRunInProcess(dir, "lit", now)
     put(
       dir,
       "research/sources/paper.md",
@@ -119,7 +119,7 @@ describe("monitor finish-run (CLI)", () => {
   it("completes atomically: run completed, outcomes undecided, next window from the anchor, one report line", async () => {
     const dir = tempWorkdir()
     const now = at(weekWindow(0), 1000)
-    const run = await runningRun(dir, "lit", now, { program: "prog-1" })
+    const run = await runningRunInProcess(dir, "lit", now, { program: "prog-1" })
     // Whitespace and NFC differences do not matter to the shared quote matcher.
     const input = finishInput(dir, run, [
       {
@@ -213,7 +213,7 @@ describe("monitor finish-run (CLI)", () => {
   it("unit-recheck lists every frozen unit; survey-freshness binds the survey bytes read", async () => {
     const dir = tempWorkdir()
     const now = at(weekWindow(0), 1000)
-    const run = await runningRun(dir, "units", now, { kind: "unit-recheck", units: ["u1", "u2"] })
+    const run = await runningRunInProcess(dir, "units", now, { kind: "unit-recheck", units: ["u1", "u2"] })
     const input = finishInput(dir, run, [])
     const missing = await mon(dir, "finish-run", { ...input, units: ["u1"] }, now)
     assert.strictEqual(missing.json.error._tag, "MissingUnits")
@@ -225,7 +225,10 @@ describe("monitor finish-run (CLI)", () => {
     assert.strictEqual(ok.code, 0, ok.stdout)
 
     put(dir, "research/survey.md", "# Survey\nv1\n")
-    const srun = await runningRun(dir, "survey", now, { kind: "survey-freshness", survey: "research/survey.md" })
+    const srun = await runningRunInProcess(dir, "survey", now, {
+      kind: "survey-freshness",
+      survey: "research/survey.md"
+    })
     const sinput = finishInput(dir, srun, [])
     assert.strictEqual((await mon(dir, "finish-run", sinput, now)).json.error._tag, "InvalidInput")
     const wrong = await mon(dir, "finish-run", {
@@ -263,7 +266,7 @@ describe("monitor outcome dispositions (CLI)", () => {
   it("set once, with the authorization rules; unresolved outcomes stay listed until decided", async () => {
     const dir = tempWorkdir()
     const now = at(weekWindow(0), 1000)
-    const run = await runningRun(dir, "lit", now)
+    const run = await runningRunInProcess(dir, "lit", now)
     const input = finishInput(dir, run, [
       { id: "n1", label: "new", reason: "r", citations: [] },
       { id: "c1", label: "contradiction_candidate", reason: "r", citations: [] },

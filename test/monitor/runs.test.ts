@@ -2,10 +2,20 @@
 import { assert, describe, it } from "@effect/vitest"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { leaksNothing, tempWorkdir } from "../support/cli.js"
+import { copyOfTemplateAsync, leaksNothing, tempWorkdir } from "../support/cli.js"
 import { at, literature, mon, monitorState, read, weekWindow } from "./support.js"
 
 const NOW = "2026-11-30T10:00:00Z"
+
+/**
+ * A folder holding subscription `lit` created at NOW, the start of most tests here: created once
+ * through the CLI per file and its folder copied (./subscriptions.test.ts tests create-subscription).
+ */
+const subscribed = () =>
+  copyOfTemplateAsync("lit", async (dir) => {
+    const c = await mon(dir, "create-subscription", literature("lit"), NOW)
+    if (c.json?.ok !== true) throw new Error(c.stdout + c.stderr)
+  })
 
 describe("monitor runs (CLI)", () => {
   it("not due before window 0; then one run for the latest window, missed windows coalesced, retries answered", async () => {
@@ -57,8 +67,7 @@ describe("monitor runs (CLI)", () => {
   })
 
   it("concurrent create-due-run calls for one window create exactly one run", async () => {
-    const dir = tempWorkdir()
-    await mon(dir, "create-subscription", literature("lit"), NOW)
+    const dir = await subscribed()
     const now = at(weekWindow(1), 1000)
     const results = await Promise.all(
       Array.from({ length: 6 }, () => mon(dir, "create-due-run", { subscriptionId: "lit" }, now))
@@ -70,8 +79,7 @@ describe("monitor runs (CLI)", () => {
   })
 
   it("a started run never changes under the subscription: pause and edit keep its frozen receipt", async () => {
-    const dir = tempWorkdir()
-    await mon(dir, "create-subscription", literature("lit"), NOW)
+    const dir = await subscribed()
     const now = at(weekWindow(0), 1000)
     const run = (await mon(dir, "create-due-run", { subscriptionId: "lit" }, now)).json.run
     await mon(dir, "update-subscription", {
@@ -93,8 +101,7 @@ describe("monitor runs (CLI)", () => {
   })
 
   it("transitions follow the graph with revision checks; terminal runs never reopen; cancel advances from the anchor", async () => {
-    const dir = tempWorkdir()
-    await mon(dir, "create-subscription", literature("lit"), NOW)
+    const dir = await subscribed()
     const now = at(weekWindow(0), 1000)
     const id = (await mon(dir, "create-due-run", { subscriptionId: "lit" }, now)).json.run.id
     const step = (rev: number, to: string, reason?: string) =>
@@ -139,8 +146,7 @@ describe("monitor runs (CLI)", () => {
   })
 
   it("an altered receipt fails closed on load and is listed by next and due", async () => {
-    const dir = tempWorkdir()
-    await mon(dir, "create-subscription", literature("lit"), NOW)
+    const dir = await subscribed()
     const now = at(weekWindow(0), 1000)
     const id = (await mon(dir, "create-due-run", { subscriptionId: "lit" }, now)).json.run.id
     const file = path.join(dir, ".dossier/monitor/runs", `${id}.json`)
@@ -165,8 +171,7 @@ describe("monitor runs (CLI)", () => {
   })
 
   it("next, due and unresolved-outcomes list as a mismatch exactly the run records show refuses (a damage the receipt does not cover)", async () => {
-    const dir = tempWorkdir()
-    await mon(dir, "create-subscription", literature("lit"), NOW)
+    const dir = await subscribed()
     const now = at(weekWindow(0), 1000)
     const id = (await mon(dir, "create-due-run", { subscriptionId: "lit" }, now)).json.run.id
     const file = path.join(dir, ".dossier/monitor/runs", `${id}.json`)
@@ -206,8 +211,7 @@ describe("monitor runs (CLI)", () => {
   })
 
   it("a subscription record whose time is not an instant is broken for next and corrupt for due (never silently not due)", async () => {
-    const dir = tempWorkdir()
-    await mon(dir, "create-subscription", literature("lit"), NOW)
+    const dir = await subscribed()
     const file = path.join(dir, ".dossier/monitor/subscriptions/lit.json")
     const record = JSON.parse(fs.readFileSync(file, "utf8"))
     fs.writeFileSync(file, JSON.stringify({ ...record, nextDueAt: "soon" }))
@@ -245,8 +249,7 @@ describe("monitor runs (CLI)", () => {
 
 describe("monitor state edited by hand (CLI)", () => {
   it("a subscription record with an impossible time zone is refused as corrupt, never a defect", async () => {
-    const dir = tempWorkdir()
-    await mon(dir, "create-subscription", literature("lit"), NOW)
+    const dir = await subscribed()
     const file = path.join(dir, ".dossier/monitor/subscriptions/lit.json")
     fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace("Europe/Berlin", "Mars/Olympus"))
     const r = await mon(dir, "create-due-run", { subscriptionId: "lit" }, at(weekWindow(0), 1))
@@ -261,8 +264,7 @@ describe("monitor state edited by hand (CLI)", () => {
   })
 
   it("a record that lacks a field is corrupt, and the reason names the field, not a missing file", async () => {
-    const dir = tempWorkdir()
-    await mon(dir, "create-subscription", literature("lit"), NOW)
+    const dir = await subscribed()
     const file = path.join(dir, ".dossier/monitor/subscriptions/lit.json")
     const { revision: _, ...rest } = JSON.parse(fs.readFileSync(file, "utf8"))
     fs.writeFileSync(file, JSON.stringify(rest))

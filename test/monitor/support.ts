@@ -1,8 +1,13 @@
 /** Helpers for the monitor's end-to-end tests: run `dossier monitor …` through the built CLI. */
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
 import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
+import { CreateDueRunInput, SubscriptionInput, TransitionRunFile } from "../../src/domain/MonitorSchema.js"
+import { MonitorLayer } from "../../src/layers/MonitorLayer.js"
 import { SCAN_INDEX_FILE } from "../../src/layers/MonitorLive.js"
+import { Monitor } from "../../src/services/Monitor.js"
 import { type CliResult, put, putInput, runCliAsync } from "../support/cli.js"
 
 let counter = 0
@@ -73,6 +78,25 @@ export const runningRun = async (dir: string, id: string, now: string, extra: Re
   if (t.json?.ok !== true) throw new Error(t.stdout + t.stderr)
   return t.json.run as { id: string; revision: number; receiptDigest: string; subscriptionId: string }
 }
+
+/**
+ * `runningRun` in the test's process: the Monitor service over the folder (the layer the CLI's
+ * monitor commands use), given the same inputs decoded by the same Schemas, without three CLI
+ * starts. For tests whose subject is what follows (finish-run, dispositions), not these steps.
+ */
+export const runningRunInProcess = (dir: string, id: string, now: string, extra: Record<string, unknown> = {}) =>
+  Effect.runPromise(
+    Effect.gen(function*() {
+      const s = yield* Monitor
+      const subscription = yield* Schema.decodeUnknown(SubscriptionInput)(literature(id, extra))
+      yield* s.createSubscription(subscription, { now: new Date("2026-11-30T10:00:00Z") })
+      const due = yield* Schema.decodeUnknown(CreateDueRunInput)({ subscriptionId: id })
+      const { run } = yield* s.createDueRun(due, { now: new Date(now) })
+      const to = yield* Schema.decodeUnknown(TransitionRunFile)({ runId: run.id, expectedRevision: 1, to: "running" })
+      const t = yield* s.transitionRun(to as Parameters<typeof s.transitionRun>[0], { now: new Date(now) })
+      return t.run
+    }).pipe(Effect.provide(MonitorLayer(dir)))
+  )
 
 /** Write a stage file carrying the binding and a source to cite; returns the finish input. */
 export const finishInput = (
