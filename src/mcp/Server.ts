@@ -39,6 +39,7 @@ import { commandSpecs } from "../commands/Specs.js"
 import type { CommandFailure } from "../commands/Work.js"
 import { clipped } from "../domain/Clip.js"
 import type { DuplicateAt } from "../domain/DuplicateKeys.js"
+import type { ViewNote } from "../domain/ViewNote.js"
 import { type CommandServices, CommandsLive } from "../layers/CommandsLive.js"
 import { stopAll } from "../layers/RunStops.js"
 import { Workdir } from "../services/Workdir.js"
@@ -206,7 +207,7 @@ export const serve = (options: ServeOptions): Effect.Effect<void, CommandFailure
     const serving = (bound: boolean) =>
       Effect.gen(function*() {
         let services: Context.Context<CommandServices>
-        let afterWrite: ((path: ReadonlyArray<string>) => Effect.Effect<void>) | undefined
+        let afterWrite: ((path: ReadonlyArray<string>) => Effect.Effect<ViewNote | null>) | undefined
         let refusal: ((error: CommandFailure, path: ReadonlyArray<string>) => CommandFailure) | undefined
         if (bound) {
           const boundCommands = yield* Effect.promise(() => import("../commands/Bound.js"))
