@@ -300,6 +300,10 @@ export const serve = (options: ServeOptions): Effect.Effect<void, CommandFailure
         throw new McpError(ErrorCode.InvalidParams, `Tool not found: ${clipped(request.params.name)}`)
       }
       const result = await run(call, extra.signal)
+      // A refusal changed nothing, and in a bound folder looking again asks the store, which may
+      // be the reason of the refusal: a frozen server would hold the answer for a second connect
+      // timeout (docs/store.md). The next call that succeeds looks.
+      if (result.isError === true) return result as never
       // A call may have retained files or started a journal: tell the client the list grew.
       const found = await run(resources.candidates)
       if ([...found].some((u) => !candidates.has(u))) {
