@@ -21,6 +21,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { placedIn } from "../domain/Place.js"
 import { BindingRefused } from "../domain/StoreErrors.js"
+import { type ViewNote, viewNote } from "../domain/ViewNote.js"
 import { readBindingIn } from "../layers/BindingFile.js"
 import { type BoundError, refreshView, type StoreMode, touchedParts } from "../layers/bound/BoundBase.js"
 import { refusedByServer } from "../layers/postgres/PgErrors.js"
@@ -64,28 +65,30 @@ export const writes = (spec: CommandSpec, values: Readonly<Record<string, unknow
   TOOL_HINTS[toolName(spec, modeOf(spec, values))]?.readOnly !== true
 
 /**
- * Refresh the part of the view the command `path` touched. The command's answer stands either
- * way (its write is committed in the store); a view that could not be refreshed, or a plan.md
- * edited here and so kept (src/layers/PlanViewFile.ts), is said on stderr, with the way out.
+ * Refresh the part of the view the command `path` touched. The command's answer stands either way
+ * (its write is committed in the store); a view that could not be refreshed, or a file kept (a
+ * plan.md edited here, src/layers/PlanViewFile.ts), is answered as a `ViewNote`
+ * (src/domain/ViewNote.ts), null when there is nothing to say.
  */
-export const refreshAfter = (path: ReadonlyArray<string>): Effect.Effect<void, never, PgStore | FileStore | Workdir> =>
-  Effect.flatMap(
+export const refreshNote = (
+  path: ReadonlyArray<string>
+): Effect.Effect<ViewNote | null, never, PgStore | FileStore | Workdir> =>
+  Effect.map(
     refreshView(touchedParts(path[0] ?? "")),
-    (r) =>
-      r.refreshed
-        ? r.report.kept.includes("plan.md")
-          ? Effect.sync(() => {
-            process.stderr.write(
-              "dossier: the store holds the change, but plan.md here holds edits the store does not: kept, not refreshed; move it aside (or merge the edits into the plan), then `dossier pull`\n"
-            )
-          })
-          : Effect.void
-        : Effect.sync(() => {
-          process.stderr.write(
-            `dossier: the store holds the change, but this folder's view was not refreshed (${r.reason}); \`dossier pull\` brings it\n`
-          )
-        })
+    (r) => viewNote(r.refreshed ? { kept: r.report.kept } : { failed: r.reason })
   )
+
+/**
+ * `refreshNote`, its note said on stderr (the command line's answer on stdout is the command's;
+ * the MCP server also carries it in the answer's `view`, src/mcp/Tools.ts).
+ */
+export const refreshAfter = (
+  path: ReadonlyArray<string>
+): Effect.Effect<ViewNote | null, never, PgStore | FileStore | Workdir> =>
+  Effect.tap(refreshNote(path), (note) =>
+    note === null ? Effect.void : Effect.sync(() => {
+      process.stderr.write(`dossier: ${note.note}\n`)
+    }))
 
 /**
  * A refusal of the command `path` as the shared dossier `dossier` answers it: a record it lacks is

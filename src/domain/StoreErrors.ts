@@ -63,9 +63,10 @@ export class StoreTooNew extends Schema.TaggedError<StoreTooNew>()("StoreTooNew"
  * `credentials`, the server refused the role or its password (SQLSTATE 28P01, 28000);
  * `no-database`, the URL names a database the server does not have (SQLSTATE 3D000);
  * `no-password`, the server asks for a password and none was given (none in the URL, `PGPASSWORD`
- * or the password file: the client refuses before the server answers); `no-dossier`, `pull` or
- * `export` in a folder bound to a dossier the store does not hold (its name mistyped in the
- * binding, or the dossier removed on the server): there is nothing to copy. The command
+ * or the password file: the client refuses before the server answers); `no-dossier`, any command
+ * of a folder bound to a dossier the store does not hold (its name mistyped in the binding, or the
+ * dossier removed on the server), `pull` and `export` too: there is nothing to read, write or
+ * copy, and only `init --store` creates a dossier. The command
  * line is well-formed; the binding refuses it (exit 1), and nothing was changed. Running it again
  * unchanged never succeeds.
  */
@@ -100,7 +101,7 @@ export class BindingRefused extends Schema.TaggedError<BindingRefused>()("Bindin
       case "no-database":
         return `The database the store URL names for ${dossier} does not exist on the server (SQLSTATE 3D000); nothing was changed.`
       case "no-dossier":
-        return `The shared dossier '${this.dossier}' does not exist in the database the store URL names (its name mistyped in this folder's binding, or the dossier removed there), so ${command} has nothing to copy; nothing was changed.`
+        return `The shared dossier '${this.dossier}' does not exist in the database the store URL names (its name mistyped in this folder's binding, or the dossier removed there), and only 'init --store' creates one, so ${command} has nothing to read, write or copy; nothing was changed.`
       case "no-password":
         return `The server asks for a password for the role ${command} connects as for ${dossier}, and none was given (none in the store URL, PGPASSWORD or the password file); nothing was changed.`
       case "bound-elsewhere":

@@ -32,12 +32,21 @@ export const NO_DATABASE_REASON = `the database does not exist on the server (SQ
 export const NO_PASSWORD_REASON =
   `the server asks for a password and none was given: set PGPASSWORD or add a ~/.pgpass line (a password file the group or others can read is ignored: chmod 600 it); ${STAYS}`
 
+/**
+ * The reason of a connection, for a folder bound to it, to a shared dossier the store does not
+ * hold (its name mistyped in the binding, or the dossier removed there): only `init --store`
+ * creates a dossier, so a bound command refuses rather than create it or read it as empty.
+ */
+export const NO_DOSSIER_REASON =
+  `the shared dossier the folder is bound to does not exist in the database (its name mistyped, or the dossier removed); only \`dossier init --store\` creates one; ${STAYS}`
+
 /** Every reason above. */
 export const LASTING_REASONS: ReadonlySet<string> = new Set([
   PRIVILEGE_REASON,
   CREDENTIALS_REASON,
   NO_DATABASE_REASON,
-  NO_PASSWORD_REASON
+  NO_PASSWORD_REASON,
+  NO_DOSSIER_REASON
 ])
 
 /** Whether `error` is a `StoreUnavailable` whose reason is one that trying again never mends. */

@@ -39,6 +39,7 @@ import { commandSpecs } from "../commands/Specs.js"
 import type { CommandFailure } from "../commands/Work.js"
 import { clipped } from "../domain/Clip.js"
 import type { DuplicateAt } from "../domain/DuplicateKeys.js"
+import type { ViewNote } from "../domain/ViewNote.js"
 import { type CommandServices, CommandsLive } from "../layers/CommandsLive.js"
 import { stopAll } from "../layers/RunStops.js"
 import { Workdir } from "../services/Workdir.js"
@@ -206,7 +207,7 @@ export const serve = (options: ServeOptions): Effect.Effect<void, CommandFailure
     const serving = (bound: boolean) =>
       Effect.gen(function*() {
         let services: Context.Context<CommandServices>
-        let afterWrite: ((path: ReadonlyArray<string>) => Effect.Effect<void>) | undefined
+        let afterWrite: ((path: ReadonlyArray<string>) => Effect.Effect<ViewNote | null>) | undefined
         let refusal: ((error: CommandFailure, path: ReadonlyArray<string>) => CommandFailure) | undefined
         if (bound) {
           const boundCommands = yield* Effect.promise(() => import("../commands/Bound.js"))
@@ -299,6 +300,10 @@ export const serve = (options: ServeOptions): Effect.Effect<void, CommandFailure
         throw new McpError(ErrorCode.InvalidParams, `Tool not found: ${clipped(request.params.name)}`)
       }
       const result = await run(call, extra.signal)
+      // A refusal changed nothing, and in a bound folder looking again asks the store, which may
+      // be the reason of the refusal: a frozen server would hold the answer for a second connect
+      // timeout (docs/store.md). The next call that succeeds looks.
+      if (result.isError === true) return result as never
       // A call may have retained files or started a journal: tell the client the list grew.
       const found = await run(resources.candidates)
       if ([...found].some((u) => !candidates.has(u))) {

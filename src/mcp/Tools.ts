@@ -26,6 +26,7 @@ import { clipped } from "../domain/Clip.js"
 import type { DuplicateAt } from "../domain/DuplicateKeys.js"
 import { InvalidInput } from "../domain/Errors.js"
 import { StoreUnavailable } from "../domain/StoreErrors.js"
+import type { ViewNote } from "../domain/ViewNote.js"
 import type { CommandServices } from "../layers/CommandsLive.js"
 import { isBoundMeanwhile } from "../layers/PlainFolderGuard.js"
 import { namingArguments } from "./ArgumentNames.js"
@@ -161,9 +162,10 @@ export interface ToolsOptions {
   /**
    * Run after a successful call of a tool that may write, with its command's path (in a folder
    * bound to a shared dossier: the part of the folder's view it touched refreshed from the store,
-   * src/commands/Bound.ts).
+   * src/commands/Bound.ts). What it says (a file kept, the view not refreshed) is the answer's
+   * `view` (src/domain/ViewNote.ts); null: nothing to say.
    */
-  readonly afterWrite?: (path: ReadonlyArray<string>) => Effect.Effect<void>
+  readonly afterWrite?: (path: ReadonlyArray<string>) => Effect.Effect<ViewNote | null>
   /**
    * A call's refusal as the services answer it, with its command's path (in a bound folder: a
    * record the shared dossier lacks is said to be missing there, a role's missing privilege is
@@ -220,8 +222,10 @@ const call =
                 : Option.none()
             ),
             Effect.mapError((e) => (options.refusal === undefined ? e : options.refusal(e, spec.path))),
-            Effect.tap(
-              () => (writes && options.afterWrite !== undefined ? options.afterWrite(spec.path) : Effect.void)
+            Effect.flatMap((result) =>
+              writes && options.afterWrite !== undefined
+                ? Effect.map(options.afterWrite(spec.path), (view) => (view === null ? result : { ...result, view }))
+                : Effect.succeed(result)
             ),
             Effect.matchCauseEffect({
               onSuccess: (result) => Effect.succeed(answer(false, { ok: true, ...result })),

@@ -333,36 +333,13 @@ describe.skipIf(!pgAvailable)("commands in a bound folder", () => {
       )
       expect(after.rows).toEqual(before.rows)
 
-      // A folder bound to a dossier the store does not hold yet: its read-only commands read an
-      // empty dossier and create nothing (before, they connected as a writer and created its row,
-      // which this role may not).
+      // A folder bound to a dossier the store does not hold: its read-only commands refuse
+      // (`BindingRefused no-dossier`, as every bound command: test/store/bound.nodossier.test.ts)
+      // and create nothing (the role may not, and only `init --store` creates a dossier).
       const fresh = boundAs("dossier-bound-reader-new-", url, "not-yet")
-      const readFresh = (args: ReadonlyArray<string>) => ok(runCli([...args, "--workdir", fresh, "--json"]))
-      expect(readFresh(["plan", "inspect"]).state).toBe("none")
-      expect(readFresh(["journal", "list"]).studies).toEqual([])
-      readFresh(["status"])
-      readFresh(["monitor", "list"])
-      readFresh(["monitor", "unresolved-outcomes"])
-      readFresh(["grant", "list"])
-      // `gate --recheck` is the read-only tool gate_recheck, though `gate` alone writes: it reads as well.
-      fs.mkdirSync(path.join(fresh, "run"))
-      fs.writeFileSync(
-        path.join(fresh, "run/state.json"),
-        JSON.stringify({
-          item: "PROJ-12",
-          autopilot: true,
-          status: "parked",
-          waitingFor: "maturity",
-          maturity: { score: 40, threshold: 70, blockers: [] },
-          analysis: { openQuestions: [] }
-        })
-      )
-      fs.writeFileSync(
-        path.join(fresh, "run/fresh.json"),
-        JSON.stringify({ item: "PROJ-12", description: "Add a CSV export.", comments: [], links: [] })
-      )
-      expect(readFresh(["gate", "--state", "run/state.json", "--recheck", "--descriptor", "run/fresh.json"]))
-        .toMatchObject({ continue: true, description: "Add a CSV export." })
+      for (const args of [["plan", "inspect"], ["journal", "list"], ["status"], ["grant", "list"]]) {
+        expect(refused(runCli([...args, "--workdir", fresh, "--json"]), "BindingRefused").reason).toBe("no-dossier")
+      }
       const created = await adminQuery(db.url, "SELECT count(*)::int AS n FROM dossier.dossiers WHERE name = 'not-yet'")
       expect(created.rows).toEqual([{ n: 0 }])
 

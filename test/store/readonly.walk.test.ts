@@ -5,8 +5,8 @@
  * throwaway cluster: each answers, and the server's log of that role's statements holds reads
  * only — no write, no `SET`, no advisory lock, no migration. The table is walked, so a read-only
  * command added later without a case here fails this test. `dossier mcp --read-only` connects as
- * a reader: in a folder bound to a dossier the store does not hold yet it serves every reading
- * tool and creates nothing (it used to connect as a writer and, under such a role, not start).
+ * a reader; in a folder bound to a dossier the store does not hold it refuses to start
+ * (`BindingRefused no-dossier`) and creates nothing.
  */
 import * as fs from "node:fs"
 import * as path from "node:path"
@@ -167,9 +167,11 @@ describe.skipIf(!pgAvailable)("read-only commands under a role that may only SEL
       }
     }
     await walk(boundAs("ro"), true, [[], ["--read-only"]])
-    // A dossier the store does not hold yet: the reading server creates nothing (a writer would
-    // create the dossier's row, which this role may not).
-    await walk(boundAs("not-yet"), false, [["--read-only"]])
+    // A dossier the store does not hold: the reading server refuses to start (`BindingRefused
+    // no-dossier`, as every bound command: test/store/bound.nodossier.test.ts) and creates nothing.
+    const notYet = runCli(["mcp", "--read-only", "--workdir", boundAs("not-yet")], { input: "" })
+    expect({ code: notYet.code, refused: /BindingRefused[\s\S]*no-dossier/.test(notYet.stderr) }, notYet.stderr)
+      .toEqual({ code: 1, refused: true })
     expect((await adminQuery(db.url, "SELECT count(*)::int AS n FROM dossier.dossiers WHERE name = 'not-yet'")).rows)
       .toEqual([{ n: 0 }])
 

@@ -29,10 +29,11 @@ const NOT_BOUND = "this folder is not bound to a shared store; `dossier init --s
 const local = (dir: string) => Layer.merge(FileStoreLive, EvidenceKeyLive).pipe(Layer.provideMerge(Workdir.live(dir)))
 
 /**
- * How a command connects: a command that may write as a writer (the schema created or migrated,
- * the dossier's row created when missing); a read-only one as a reader, which sends no write
- * (docs/store.md: they work under a role with SELECT only, and a folder bound to a dossier the
- * store does not hold yet reads as an empty one instead of creating it).
+ * How a command connects: a command that may write as a writer (an older schema migrated); a
+ * read-only one as a reader, which sends no write (docs/store.md: they work under a role with
+ * SELECT only). Either way a dossier the store does not hold is refused (`requireDossier`:
+ * `BindingRefused no-dossier` once the command's name is known, src/commands/Bound.ts), never
+ * created nor read as an empty one: only `init --store` creates a dossier.
  */
 export type StoreMode = "write" | "read"
 
@@ -46,8 +47,8 @@ const boundStore = (mode: StoreMode) =>
         onSome: (b) =>
           PgLockLayer.pipe(Layer.provideMerge(
             mode === "write"
-              ? PgStoreLayer({ url: b.url, dossier: b.dossier, mode })
-              : Layer.tap(PgStoreLayer({ url: b.url, dossier: b.dossier, mode }), (context) =>
+              ? PgStoreLayer({ url: b.url, dossier: b.dossier, mode, requireDossier: true })
+              : Layer.tap(PgStoreLayer({ url: b.url, dossier: b.dossier, mode, requireDossier: true }), (context) =>
                 Context.get(context, PgStore).schemaCurrent
                   ? Effect.void
                   : Effect.fail(new StoreUnavailable({ reason: SCHEMA_NOT_CURRENT })))

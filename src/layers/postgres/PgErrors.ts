@@ -41,23 +41,26 @@ const socketReasons: Record<string, string> = {
 import {
   CREDENTIALS_REASON,
   NO_DATABASE_REASON,
+  NO_DOSSIER_REASON,
   NO_PASSWORD_REASON,
   PRIVILEGE_REASON
 } from "../../domain/StoreRefusals.js"
 
-export { CREDENTIALS_REASON, NO_DATABASE_REASON, NO_PASSWORD_REASON, PRIVILEGE_REASON }
+export { CREDENTIALS_REASON, NO_DATABASE_REASON, NO_DOSSIER_REASON, NO_PASSWORD_REASON, PRIVILEGE_REASON }
 
 const bindingReasons: ReadonlyMap<string, BindingRefused["reason"]> = new Map([
   [PRIVILEGE_REASON, "privilege"],
   [CREDENTIALS_REASON, "credentials"],
   [NO_DATABASE_REASON, "no-database"],
-  [NO_PASSWORD_REASON, "no-password"]
+  [NO_PASSWORD_REASON, "no-password"],
+  [NO_DOSSIER_REASON, "no-dossier"]
 ])
 
 /**
  * A refusal of the command `command` (as typed after `dossier`) over the shared dossier `dossier`:
  * a server that refuses the role's privileges (42501), its credentials (28P01, 28000) or names no
- * such database (3D000), and a password the server asks for that the client does not have, answer
+ * such database (3D000), a password the server asks for that the client does not have, and a
+ * bound folder's dossier the store does not hold (`requireDossier`, ./PgStore.ts), answer
  * the same way whenever the command is run again unchanged, so they are `BindingRefused` (not
  * retryable), not `StoreUnavailable`; any other error is left as it is. The one place these are
  * mapped: every command over a binding applies it (src/commands/Bound.ts, store.impl.ts); the

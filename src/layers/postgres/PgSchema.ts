@@ -27,7 +27,7 @@ export const SCHEMA_VERSION = 1
  * not hold this version's schema: it creates or migrates nothing (it sends no write).
  */
 export const SCHEMA_NOT_CURRENT =
-  "the store does not hold this version's schema yet (none, or an older one); a writing command (or `dossier init --store`) creates or migrates it"
+  "the store does not hold this version's schema yet (none, or an older one); `dossier init --store` creates it, and a writing command migrates an older one"
 
 /** The advisory lock key of schema migration (any constant; dossiers take hashed keys). */
 const MIGRATION_LOCK = 0x646f7373 // "doss"
@@ -82,19 +82,49 @@ export const storedVersion = (sql: SqlClient.SqlClient): Effect.Effect<number, S
     return rows[0]?.version ?? 0
   })
 
+/** What one look at the store finds: the schema's version (0: none) and whether the dossier is there. */
+export interface StoreLook {
+  readonly version: number
+  readonly exists: boolean
+}
+
+/**
+ * The stored version and whether the dossier `dossier` exists, in the round trips `storedVersion`
+ * makes (the dossier's row read with the version), so that a bound command's check of its dossier
+ * costs no round trip of its own. A schema without `dossier.dossiers` (none, or a newer one that
+ * moved it) is read for its version only: the dossier is not there for this binary.
+ */
+export const lookStore = (sql: SqlClient.SqlClient, dossier: string): Effect.Effect<StoreLook, SqlError> =>
+  Effect.gen(function*() {
+    const tables = yield* sql<{ present: boolean; dossiers: boolean }>`SELECT
+      EXISTS (SELECT 1 FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = 'dossier' AND c.relname = 'schema_version') AS present,
+      EXISTS (SELECT 1 FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = 'dossier' AND c.relname = 'dossiers') AS dossiers`
+    if (tables[0]?.present !== true) return { version: 0, exists: false }
+    if (tables[0]?.dossiers !== true) {
+      const rows = yield* sql<{ version: number }>`SELECT version FROM dossier.schema_version WHERE id = 1`
+      return { version: rows[0]?.version ?? 0, exists: false }
+    }
+    const rows = yield* sql<{ version: number; held: boolean }>`SELECT v.version,
+      EXISTS (SELECT 1 FROM dossier.dossiers d WHERE d.name = ${dossier}) AS held
+      FROM dossier.schema_version v WHERE v.id = 1`
+    return { version: rows[0]?.version ?? 0, exists: rows[0]?.held === true }
+  })
+
 /** Refuse a schema newer than this binary's. */
 const notTooNew = (version: number): Effect.Effect<void, StoreTooNew> =>
   version > SCHEMA_VERSION ? Effect.fail(new StoreTooNew({ schema: version, supported: SCHEMA_VERSION })) : Effect.void
 
 /**
  * Create or migrate dossier's schema to `SCHEMA_VERSION` (one transaction; concurrent callers
- * wait for each other on an advisory lock and the later ones find nothing to do). Answers the
- * version found before.
+ * wait for each other on an advisory lock and the later ones find nothing to do), after `look`
+ * when the caller has looked already. Answers the version found before.
  */
-export const migrate = (sql: SqlClient.SqlClient): Effect.Effect<number, SqlError | StoreTooNew> =>
+export const migrate = (sql: SqlClient.SqlClient, look?: StoreLook): Effect.Effect<number, SqlError | StoreTooNew> =>
   Effect.gen(function*() {
-    // A quick look first: an up-to-date schema needs no lock and no write.
-    const seen = yield* storedVersion(sql)
+    // A quick look first (or the caller's): an up-to-date schema needs no lock and no write.
+    const seen = look === undefined ? yield* storedVersion(sql) : look.version
     yield* notTooNew(seen)
     if (seen === SCHEMA_VERSION) return seen
     return yield* sql.withTransaction(
@@ -115,13 +145,6 @@ export const migrate = (sql: SqlClient.SqlClient): Effect.Effect<number, SqlErro
       })
     )
   })
-
-/**
- * For a reader: the schema must be this binary's version. A newer one is `StoreTooNew`; an older
- * or missing one answers false (nothing to read yet, or a writer must migrate first).
- */
-export const checkSchema = (sql: SqlClient.SqlClient): Effect.Effect<boolean, SqlError | StoreTooNew> =>
-  Effect.flatMap(storedVersion(sql), (v) => Effect.as(notTooNew(v), v === SCHEMA_VERSION))
 
 /** Create the dossier's row when there is none; answers whether it was created now. */
 export const ensureDossier = (sql: SqlClient.SqlClient, dossier: string): Effect.Effect<boolean, SqlError> =>

@@ -13,7 +13,9 @@
  *
  * Building the layer connects once and checks the schema: a writer (`mode: "write"`) creates or
  * migrates it and the dossier's row when they are missing (and writes nothing when they are
- * there); a reader only reads the version (it sends no write).
+ * there); a reader only reads the version (it sends no write). With `requireDossier` (a bound
+ * folder's commands), a dossier the store does not hold is refused in either mode, read in the
+ * same statement as the version.
  */
 import * as Reactivity from "@effect/experimental/Reactivity"
 import * as PgClient from "@effect/sql-pg/PgClient"
@@ -29,12 +31,12 @@ import * as Pg from "pg"
 import { parse as parseConnectionString } from "pg-connection-string"
 import { UsageError } from "../../domain/CliErrors.js"
 import type { LockTimeout } from "../../domain/Errors.js"
-import { type StoreTooNew, StoreUnavailable } from "../../domain/StoreErrors.js"
+import { StoreTooNew, StoreUnavailable } from "../../domain/StoreErrors.js"
 import { DOSSIER_NAME, DOSSIER_NAME_RULE, isMalformed, parseStoreUrl, type StoreUrl } from "../../domain/StoreUrl.js"
 import { LOCK_WAIT_MS } from "../../services/Lock.js"
-import { mapSqlError } from "./PgErrors.js"
+import { mapSqlError, NO_DOSSIER_REASON } from "./PgErrors.js"
 import { lookupPassword } from "./PgPassword.js"
-import { checkSchema, dossierExists, ensureDossier, migrate } from "./PgSchema.js"
+import { ensureDossier, lookStore, migrate, SCHEMA_NOT_CURRENT, SCHEMA_VERSION } from "./PgSchema.js"
 
 export interface PgStoreOptions {
   /** `postgres://[user[:password]@]host[:port]/database[?…]`; a password here is used, never kept. */
@@ -43,6 +45,14 @@ export interface PgStoreOptions {
   readonly dossier: string
   /** `write` migrates the schema and creates the dossier's row; `read` sends no write. */
   readonly mode?: "write" | "read"
+  /**
+   * A dossier the store does not hold is refused (`StoreUnavailable` with `NO_DOSSIER_REASON`,
+   * which a command answers as `BindingRefused no-dossier`; a store without dossier's schema at
+   * all, `SCHEMA_NOT_CURRENT`), in either mode, and nothing is written (no schema, no dossier's
+   * row): a bound folder's commands, since only `init --store` creates a dossier. Otherwise
+   * (default) a writer creates it and a reader reads it as empty.
+   */
+  readonly requireDossier?: boolean
   /** Connecting, including TLS and authentication (default 5 s). */
   readonly connectTimeoutMs?: number
   /** Waiting for another writer of the dossier, or any lock (default `LOCK_WAIT_MS`, 10 s). */
@@ -206,7 +216,8 @@ const poolConfig = (url: StoreUrl, config: PgStoreConfig): Pg.PoolConfig => {
 /**
  * The store's layer: a `PgStore` (and the `SqlClient` it wraps) for one dossier. Fails with
  * `UsageError` for a malformed URL or dossier name, `StoreUnavailable` when the server cannot be
- * reached within the connect timeout, `StoreTooNew` for a newer schema.
+ * reached within the connect timeout (or, with `requireDossier`, a dossier the store does not
+ * hold: `NO_DOSSIER_REASON`), `StoreTooNew` for a newer schema.
  */
 export const PgStoreLayer = (
   options: PgStoreOptions
@@ -251,20 +262,23 @@ export const PgStoreLayer = (
           duration: Duration.millis(config.connectTimeoutMs + config.queryTimeoutMs),
           onTimeout: () => new StoreUnavailable({ reason: "no answer from the server within the connect timeout" })
         })
-      let schemaCurrent = true
-      if (config.mode === "write") {
-        // Nothing is written when the schema is current and the dossier exists (a bound folder's
-        // read-only commands then work under a role with SELECT only).
-        yield* connectDeadline(mapErrors(Effect.zipRight(
-          migrate(sql),
-          Effect.flatMap(
-            dossierExists(sql, config.dossier),
-            (exists) => exists ? Effect.void : ensureDossier(sql, config.dossier)
-          )
-        )))
-      } else {
-        schemaCurrent = yield* connectDeadline(mapErrors(checkSchema(sql)))
-      }
+      // One look reads the schema's version and whether the dossier is there (the round trips of
+      // the version alone): nothing is written when the schema is current and the dossier exists
+      // (a bound folder's read-only commands then work under a role with SELECT only).
+      const schemaCurrent = yield* connectDeadline(mapErrors(Effect.gen(function*() {
+        const look = yield* lookStore(sql, config.dossier)
+        if (look.version > SCHEMA_VERSION) {
+          return yield* new StoreTooNew({ schema: look.version, supported: SCHEMA_VERSION })
+        }
+        if (!look.exists && options.requireDossier === true) {
+          // No schema at all: said as `pull` and `export` say it (`init --store` creates it).
+          return yield* new StoreUnavailable({ reason: look.version === 0 ? SCHEMA_NOT_CURRENT : NO_DOSSIER_REASON })
+        }
+        if (config.mode === "read") return look.version === SCHEMA_VERSION
+        yield* migrate(sql, look)
+        if (!look.exists) yield* ensureDossier(sql, config.dossier)
+        return true
+      })))
       const store: PgStoreShape = { config, sql, mapErrors, schemaCurrent, pool: pool as unknown as PgPoolHandle }
       return Context.make(PgStore, store).pipe(Context.add(PgClient.PgClient, client), Context.add(SqlClientTag, sql))
     })
