@@ -13,9 +13,9 @@
 import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { describe, expect, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type CliResult, putInput, runCli, snapshot, tempWorkdir } from "../support/cli.js"
-import { adminQuery, pgAvailable, useTestDatabase } from "../support/postgres.js"
+import { adminQuery, copyDatabase, createDatabase, pgAvailable, useTestDatabase } from "../support/postgres.js"
 import { ok } from "./support/populated.js"
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex")
@@ -51,22 +51,52 @@ const seed = (dir: string) => {
 describe.skipIf(!pgAvailable)("damaged rows and a differing view: refusals that say where", () => {
   const db = useTestDatabase()
 
+  // A folder bound to the dossier `seeded`, `seed`'s plan and two studies written from it: made
+  // once per file, in a database of its own, and copied for each test that starts from it (the
+  // database by PostgreSQL, the folder byte for byte, its binding naming the copy). The same state
+  // as `bind` then `seed` per test, without the four commands; each test damages its own copy.
+  let template: { readonly url: string; readonly a: string } | undefined
+  const drops: Array<() => Promise<void>> = []
+  beforeAll(async () => {
+    const { drop, url } = await createDatabase(db.url, `${db.name}_seeded`)
+    drops.push(drop)
+    const a = bind(url, "seeded")
+    seed(a)
+    template = { url, a }
+  }, 180_000)
+  afterAll(async () => {
+    for (const drop of drops.reverse()) await drop()
+  })
+
+  /** A fresh copy of the seeded dossier's database, and of the folder bound to it. */
+  const seeded = async () => {
+    const from = template!
+    const copy = await copyDatabase(from.url, `${db.name}_seeded_${drops.length}`)
+    drops.push(copy.drop)
+    const a = tempWorkdir("dossier-damaged-")
+    fs.cpSync(from.a, a, { recursive: true })
+    const binding = path.join(a, ".dossier/store.json")
+    const text = fs.readFileSync(binding, "utf8")
+    expect(text).toContain(JSON.stringify(from.url))
+    fs.writeFileSync(binding, text.replace(JSON.stringify(from.url), JSON.stringify(copy.url)))
+    return { a, url: copy.url }
+  }
+
   it(
     "a journal row that does not decode: CorruptJournal naming the study and the dossier, pull writes nothing",
     async () => {
-      const a = bind(db.url, "dj")
-      seed(a)
-      const b = bind(db.url, "dj")
+      const { a, url } = await seeded()
+      const b = bind(url, "seeded")
       // Study t moves on; then study s's first event is damaged in the store.
       ok(cli(a, ["journal", "append", "--study", "t", "--input", putInput(a, "j3.json", candidate("c2", "c"))]))
       await adminQuery(
-        db.url,
-        "UPDATE dossier.events SET event = '{\"broken' WHERE dossier = 'dj' AND log = 'journal' AND stream = 's'"
+        url,
+        "UPDATE dossier.events SET event = '{\"broken' WHERE dossier = 'seeded' AND log = 'journal' AND stream = 's'"
       )
       for (const args of [["journal", "inspect", "--study", "s"], ["pull"]]) {
         const e = refused(cli(b, args), "CorruptJournal")
-        expect(e, args.join(" ")).toMatchObject({ study: "s", dossier: "dj", line: 1 })
-        expect(e.message).toContain("study 's' in the shared dossier 'dj'")
+        expect(e, args.join(" ")).toMatchObject({ study: "s", dossier: "seeded", line: 1 })
+        expect(e.message).toContain("study 's' in the shared dossier 'seeded'")
         expect(e.message).toContain("not in this folder's view")
         expect(e.hint).toContain("dossier.events")
       }
@@ -84,17 +114,16 @@ describe.skipIf(!pgAvailable)("damaged rows and a differing view: refusals that 
   )
 
   it("a plan record that does not decode: CorruptPlan naming the dossier, not plan.md", async () => {
-    const a = bind(db.url, "dp")
-    seed(a)
+    const { a, url } = await seeded()
     const planBefore = fs.readFileSync(path.join(a, "plan.md"), "utf8")
     await adminQuery(
-      db.url,
-      "UPDATE dossier.records SET value = replace(value, '\"goal\":\"G\"', '\"goal\":7') WHERE dossier = 'dp' AND kind = 'plan'"
+      url,
+      "UPDATE dossier.records SET value = replace(value, '\"goal\":\"G\"', '\"goal\":7') WHERE dossier = 'seeded' AND kind = 'plan'"
     )
     for (const args of [["plan", "inspect"], ["pull"]]) {
       const e = refused(cli(a, args), "CorruptPlan")
-      expect(e, args.join(" ")).toMatchObject({ dossier: "dp" })
-      expect(e.message).toContain("plan record of the shared dossier 'dp'")
+      expect(e, args.join(" ")).toMatchObject({ dossier: "seeded" })
+      expect(e.message).toContain("plan record of the shared dossier 'seeded'")
       expect(e.message).toContain("not in plan.md")
       expect(e.hint).toContain("dossier.records")
     }
@@ -245,26 +274,28 @@ describe.skipIf(!pgAvailable)("damaged rows and a differing view: refusals that 
     }
   }, 120_000)
 
-  it("pull over a view that holds what the dossier does not: StoreConflict naming the record, a pull's way out", () => {
-    const a = bind(db.url, "dv")
-    seed(a)
-    // This host's view of study s holds another (well-formed) first event than the dossier.
-    const event = { candidate: { id: "a", title: "other" }, id: "c1", type: "candidate_created" }
-    const text = JSON.stringify(event)
-    fs.writeFileSync(
-      path.join(a, "research/s/research-events.jsonl"),
-      `${JSON.stringify({ seq: 1, sha256: sha256(text), event })}\n`
-    )
-    const e = refused(cli(a, ["pull"]), "StoreConflict")
-    expect(e).toMatchObject({ dossier: "dv", part: "journal", key: "s" })
-    expect(e.reason).toBe("event 1 of this folder's journal is not the dossier's")
-    expect(e.message).toContain("This folder's view holds what the shared dossier 'dv' does not")
-    expect(e.hint).toContain("pull again")
-  }, 120_000)
+  it(
+    "pull over a view that holds what the dossier does not: StoreConflict naming the record, a pull's way out",
+    async () => {
+      const { a } = await seeded()
+      // This host's view of study s holds another (well-formed) first event than the dossier.
+      const event = { candidate: { id: "a", title: "other" }, id: "c1", type: "candidate_created" }
+      const text = JSON.stringify(event)
+      fs.writeFileSync(
+        path.join(a, "research/s/research-events.jsonl"),
+        `${JSON.stringify({ seq: 1, sha256: sha256(text), event })}\n`
+      )
+      const e = refused(cli(a, ["pull"]), "StoreConflict")
+      expect(e).toMatchObject({ dossier: "seeded", part: "journal", key: "s" })
+      expect(e.reason).toBe("event 1 of this folder's journal is not the dossier's")
+      expect(e.message).toContain("This folder's view holds what the shared dossier 'seeded' does not")
+      expect(e.hint).toContain("pull again")
+    },
+    120_000
+  )
 
-  it("pull over a damaged local journal: CorruptJournal naming this folder's file, no dossier", () => {
-    const a = bind(db.url, "dl")
-    seed(a)
+  it("pull over a damaged local journal: CorruptJournal naming this folder's file, no dossier", async () => {
+    const { a } = await seeded()
     fs.writeFileSync(path.join(a, "research/s/research-events.jsonl"), "{\"broken\n")
     const e = refused(cli(a, ["pull"]), "CorruptJournal")
     expect(e).toMatchObject({ study: "s", line: 1 })

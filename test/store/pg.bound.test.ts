@@ -284,11 +284,8 @@ describe.skipIf(!pgAvailable)("commands in a bound folder", () => {
       expect(read(["plan", "inspect"]).goal).toBe("Read me")
       expect(read(["journal", "list"]).studies).toHaveLength(1)
       expect(read(["journal", "inspect", "--study", "s"]).candidates).toHaveLength(1)
-      read(["status"])
-      read(["next", "--now", NOW])
-      read(["monitor", "list"])
-      read(["monitor", "due", "--now", NOW])
-      read(["monitor", "unresolved-outcomes"])
+      // That every other read-only command answers under such a role (and may not make a temporary
+      // table either), CLI and MCP, is test/store/readonly.walk.test.ts's walk of the command table.
       const before = await adminQuery(
         db.url,
         "SELECT count(*)::int AS n FROM dossier.events WHERE dossier = 'read-only'"
@@ -648,49 +645,53 @@ describe.skipIf(!pgAvailable)("commands in a bound folder", () => {
     90_000
   )
 
-  it("next on a host that lacks another host's files: the note says they may only be missing here", async () => {
-    const a = await populated()
-    ok(runCli(["init", "--store", db.url, "--dossier", "facts", "--workdir", a, "--json"]))
-    // Another host bound to the dossier that has not pulled (its binding written as init writes it).
-    const b = tempWorkdir("dossier-bound-facts-b-")
-    fs.mkdirSync(path.join(b, ".dossier"))
-    fs.writeFileSync(
-      path.join(b, ".dossier/store.json"),
-      JSON.stringify({ kind: "postgres", url: db.url, dossier: "facts" })
-    )
-    const next = (dir: string) => ok(runCli(["next", "--now", NOW, "--workdir", dir, "--json"]))
-    const here = next(b)
-    expect(here.facts.map((f: any) => f.kind)).toContain("broken-link")
-    expect(here.note).toContain("`dossier pull` brings it")
-    expect(next(a).note).not.toContain("dossier pull")
-    ok(runCli(["pull", "--workdir", b, "--json"]))
-    // The run's stage file came with the pull (a cited file the dossier never held stays missing).
-    const stage = "research/results/weekly.w1.md"
-    expect(JSON.stringify(here.facts)).toContain(stage)
-    expect(JSON.stringify(next(b).facts)).not.toContain(stage)
-  }, 120_000)
-
   it(
-    "monitor show --run on a host that lacks the run's stage file: stale, and the note says pull brings it",
+    "a host that lacks another host's files: the monitor's reads and next write nothing in its view, " +
+      "next and monitor show --run say pull brings them, and after the pull they are there",
     async () => {
       const a = await populated()
-      ok(runCli(["init", "--store", db.url, "--dossier", "shown", "--workdir", a, "--json"]))
-      const b = tempWorkdir("dossier-bound-shown-b-")
+      ok(runCli(["init", "--store", db.url, "--dossier", "unpulled", "--workdir", a, "--json"]))
+      // Another host bound to the dossier that has not pulled (its binding written as init writes it).
+      const b = tempWorkdir("dossier-bound-unpulled-b-")
       fs.mkdirSync(path.join(b, ".dossier"))
       fs.writeFileSync(
         path.join(b, ".dossier/store.json"),
-        JSON.stringify({ kind: "postgres", url: db.url, dossier: "shown" })
+        JSON.stringify({ kind: "postgres", url: db.url, dossier: "unpulled" })
       )
+      const next = (dir: string) => ok(runCli(["next", "--now", NOW, "--workdir", dir, "--json"]))
       const show = (dir: string) => ok(runCli(["monitor", "show", "--run", "weekly.w1", "--workdir", dir, "--json"]))
       const stage = "research/results/weekly.w1.md"
+
+      // The monitor's reading commands (unresolved-outcomes included) and next write nothing in B's
+      // view: the store's records reached the answers, not the folder; that is `dossier pull`'s work.
+      const before = snapshot(b)
+      const reads: ReadonlyArray<ReadonlyArray<string>> = [
+        ["monitor", "unresolved-outcomes"],
+        ["monitor", "due", "--now", NOW],
+        ["monitor", "list"]
+      ]
+      for (const args of reads) ok(runCli([...args, "--workdir", b, "--json"]))
+      // next: the note says the files may only be missing here.
+      const here = next(b)
+      expect(here.facts.map((f: any) => f.kind)).toContain("broken-link")
+      expect(here.note).toContain("`dossier pull` brings it")
+      // monitor show --run: the run's stage file is missing here, stale, and the note says pull brings it.
+      const shown = show(b)
+      expect(shown.run.binding).toBe("stale")
+      expect(shown.note).toContain(stage)
+      expect(shown.note).toContain("`dossier pull` brings it")
+      expect(snapshot(b)).toEqual(before)
+
+      // On the host that holds the files: no such note.
+      expect(next(a).note).not.toContain("dossier pull")
       const there = show(a)
       expect(there.run.binding).toBe("verified")
       expect(there.note).toBeUndefined()
-      const here = show(b)
-      expect(here.run.binding).toBe("stale")
-      expect(here.note).toContain(stage)
-      expect(here.note).toContain("`dossier pull` brings it")
+
       ok(runCli(["pull", "--workdir", b, "--json"]))
+      // The run's stage file came with the pull (a cited file the dossier never held stays missing).
+      expect(JSON.stringify(here.facts)).toContain(stage)
+      expect(JSON.stringify(next(b).facts)).not.toContain(stage)
       const pulled = show(b)
       expect(pulled.run.binding).toBe("verified")
       expect(pulled.note).toBeUndefined()
@@ -700,33 +701,7 @@ describe.skipIf(!pgAvailable)("commands in a bound folder", () => {
       expect(edited.run.binding).toBe("stale")
       expect(edited.note).toBeUndefined()
     },
-    120_000
-  )
-
-  it(
-    "the monitor's reading commands write nothing in a bound folder's view (unresolved-outcomes included)",
-    async () => {
-      const a = await populated()
-      ok(runCli(["init", "--store", db.url, "--dossier", "unpulled", "--workdir", a, "--json"]))
-      const b = tempWorkdir("dossier-bound-unpulled-b-")
-      fs.mkdirSync(path.join(b, ".dossier"))
-      fs.writeFileSync(
-        path.join(b, ".dossier/store.json"),
-        JSON.stringify({ kind: "postgres", url: db.url, dossier: "unpulled" })
-      )
-      const before = snapshot(b)
-      const reads: ReadonlyArray<ReadonlyArray<string>> = [
-        ["monitor", "unresolved-outcomes"],
-        ["monitor", "due", "--now", NOW],
-        ["monitor", "list"],
-        ["monitor", "show", "--run", "weekly.w1"],
-        ["next", "--now", NOW]
-      ]
-      for (const args of reads) ok(runCli([...args, "--workdir", b, "--json"]))
-      // The store's records reached the answers, not the folder: that is `dossier pull`'s work.
-      expect(snapshot(b)).toEqual(before)
-    },
-    120_000
+    180_000
   )
 
   it("the server gone: a bound folder's command is StoreUnavailable, retryable, and nothing changes", () => {

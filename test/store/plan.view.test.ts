@@ -7,9 +7,9 @@
  */
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { describe, expect, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { putInput, runCli, tempWorkdir } from "../support/cli.js"
-import { pgAvailable, useTestDatabase } from "../support/postgres.js"
+import { copyDatabase, createDatabase, pgAvailable, useTestDatabase } from "../support/postgres.js"
 import { NOW, ok } from "./support/populated.js"
 
 const cli = (dir: string, args: ReadonlyArray<string>) => runCli([...args, "--workdir", dir, "--json"])
@@ -36,16 +36,16 @@ const pull = (dir: string) => ok(cli(dir, ["pull"])).transfer
 describe.skipIf(!pgAvailable)("plan.md in a bound folder's view", () => {
   const db = useTestDatabase()
 
-  const bind = (name: string, dossier: string) => {
+  const bind = (name: string, dossier: string, url = db.url) => {
     const dir = tempWorkdir(`dossier-planview-${name}-`)
-    ok(runCli(["init", "--store", db.url, "--dossier", dossier, "--workdir", dir, "--json"]))
+    ok(runCli(["init", "--store", url, "--dossier", dossier, "--workdir", dir, "--json"]))
     return dir
   }
 
-  /** Hosts A and B bound to `dossier`, the plan at revision 2, B's view pulled. */
-  const twoHosts = (dossier: string) => {
-    const a = bind("a", dossier)
-    const b = bind("b", dossier)
+  /** Hosts A and B bound to the dossier `shared` of `url`, the plan at revision 2, B's view pulled. */
+  const makeTwoHosts = (url: string) => {
+    const a = bind("a", "shared", url)
+    const b = bind("b", "shared", url)
     ok(cli(a, [
       "plan",
       "start",
@@ -57,11 +57,47 @@ describe.skipIf(!pgAvailable)("plan.md in a bound folder's view", () => {
     checkpoint(a, "a1", 1)
     expect(pull(b).plan).toEqual({ revision: 2, copied: true })
     expect(planOf(b)).toEqual(planOf(a))
-    return { a, b }
+    return { url, a, b }
   }
 
-  it("an unedited plan.md is refreshed by pull, its record made again when it was lost", () => {
-    const { a, b } = twoHosts("unedited")
+  // The two hosts are made once per file (before its tests: five commands, a while on a loaded
+  // machine), in a database of their own, and copied for each test that starts from them (the
+  // database by PostgreSQL, the folders byte for byte, their bindings naming the copy): the same
+  // state, without the five commands that made it.
+  let made: { readonly url: string; readonly a: string; readonly b: string } | undefined
+  const copies: Array<() => Promise<void>> = []
+  beforeAll(async () => {
+    const { drop, url } = await createDatabase(db.url, `${db.name}_two_hosts`)
+    copies.push(drop)
+    made = makeTwoHosts(url)
+  }, 180_000)
+  afterAll(async () => {
+    for (const drop of copies.reverse()) await drop()
+  })
+
+  /** A folder's copy bound to `url` instead (its binding otherwise as `init --store` wrote it). */
+  const copyBoundTo = (dir: string, name: string, url: string, from: string) => {
+    const copy = tempWorkdir(`dossier-planview-${name}-`)
+    fs.cpSync(dir, copy, { recursive: true })
+    const binding = path.join(copy, ".dossier/store.json")
+    const text = fs.readFileSync(binding, "utf8")
+    expect(text).toContain(JSON.stringify(from))
+    fs.writeFileSync(binding, text.replace(JSON.stringify(from), JSON.stringify(url)))
+    return copy
+  }
+
+  /** Hosts A and B bound to the dossier `shared`, the plan at revision 2, B's view pulled: a fresh copy. */
+  const twoHosts = async () => {
+    const template = made!
+    const copy = await copyDatabase(template.url, `${db.name}_copy_${copies.length}`)
+    copies.push(copy.drop)
+    const a = copyBoundTo(template.a, "a", copy.url, template.url)
+    const b = copyBoundTo(template.b, "b", copy.url, template.url)
+    return { a, b, url: copy.url }
+  }
+
+  it("an unedited plan.md is refreshed by pull, its record made again when it was lost", async () => {
+    const { a, b } = await twoHosts()
     // No record of what was written (a folder bound by an earlier release): a plan.md holding what
     // the store's plan renders is taken as the view's copy.
     fs.rmSync(path.join(b, ".dossier/plan-view.json"))
@@ -74,8 +110,8 @@ describe.skipIf(!pgAvailable)("plan.md in a bound folder's view", () => {
     expect(planOf(b)).toEqual(planOf(a))
   })
 
-  it("a line of prose added on B is kept and said by pull, and restored once moved aside", () => {
-    const { a, b } = twoHosts("prose")
+  it("a line of prose added on B is kept and said by pull, and restored once moved aside", async () => {
+    const { a, b } = await twoHosts()
     const edited = Buffer.concat([planOf(b), Buffer.from("\nB's note: X looked faster on the second run.\n")])
     fs.writeFileSync(path.join(b, "plan.md"), edited)
 
@@ -106,8 +142,8 @@ describe.skipIf(!pgAvailable)("plan.md in a bound folder's view", () => {
     expect(fs.readFileSync(path.join(b, "plan.mine.md"))).toEqual(edited)
   })
 
-  it("a goal changed in the JSON section on B is kept by pull", () => {
-    const { a, b } = twoHosts("goal")
+  it("a goal changed in the JSON section on B is kept by pull", async () => {
+    const { a, b } = await twoHosts()
     const text = planOf(b).toString("utf8")
     expect(text).toContain("Compare X and Y")
     const edited = Buffer.from(text.replace("Compare X and Y", "Compare X, Y and Z"), "utf8")
@@ -118,8 +154,8 @@ describe.skipIf(!pgAvailable)("plan.md in a bound folder's view", () => {
     expect(planOf(b)).toEqual(edited)
   })
 
-  it("the refresh after a writing command keeps an edited plan.md and says so; an unedited one is refreshed", () => {
-    const { a, b } = twoHosts("command")
+  it("the refresh after a writing command keeps an edited plan.md and says so; an unedited one is refreshed", async () => {
+    const { a, b } = await twoHosts()
     const edited = Buffer.concat([planOf(b), Buffer.from("\nB's note.\n")])
     fs.writeFileSync(path.join(b, "plan.md"), edited)
 
@@ -159,12 +195,12 @@ describe.skipIf(!pgAvailable)("plan.md in a bound folder's view", () => {
     expect(planOf(a)).toEqual(planOf(b))
   })
 
-  it("a folder bound as it is (an export of the dossier) has its plan.md refreshed", () => {
-    const { a } = twoHosts("exported")
+  it("a folder bound as it is (an export of the dossier) has its plan.md refreshed", async () => {
+    const { a, url } = await twoHosts()
     const parent = tempWorkdir("dossier-planview-export-")
     ok(cli(a, ["export", "--to", path.join(parent, "copy")]))
     const c = path.join(parent, "copy")
-    const bound = ok(runCli(["init", "--store", db.url, "--dossier", "exported", "--workdir", c, "--json"])).store
+    const bound = ok(runCli(["init", "--store", url, "--dossier", "shared", "--workdir", c, "--json"])).store
     expect({ imported: bound.imported, pulled: bound.pulled }).toEqual({ imported: false, pulled: false })
     checkpoint(a, "a2", 2)
     const pulled = pull(c)

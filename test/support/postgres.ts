@@ -270,3 +270,42 @@ export const useTestDatabase = (options: ClusterOptions = {}): TestDatabase => {
     close: () => opened().close()
   }
 }
+
+/** A new, empty database `name` on the server of `url`: its URL, and `drop` to remove it. */
+export const createDatabase = async (
+  url: string,
+  name: string
+): Promise<{ readonly url: string; readonly drop: () => Promise<void> }> => {
+  const admin = withDatabase(url, "postgres")
+  await adminQuery(admin, `CREATE DATABASE ${Pg.escapeIdentifier(name)}`)
+  return {
+    url: withDatabase(url, name),
+    drop: async () => {
+      await adminQuery(admin, `DROP DATABASE IF EXISTS ${Pg.escapeIdentifier(name)} WITH (FORCE)`)
+    }
+  }
+}
+
+/**
+ * A copy of the database `from` names (a URL on the file's server) as a new database, made by
+ * PostgreSQL itself (`CREATE DATABASE … TEMPLATE`): the same rows, schema and dossiers, with none
+ * of the commands that made them run again. Set-up that several tests start from and none of them
+ * tests is made once in `from`, then copied per test; no session may be connected to `from` while
+ * it is copied. Its URL; the copy is dropped when `drop` is called (a file's own cluster removes
+ * it anyway).
+ */
+export const copyDatabase = async (
+  from: string,
+  name: string
+): Promise<{ readonly url: string; readonly drop: () => Promise<void> }> => {
+  const source = decodeURIComponent(new URL(from).pathname.slice(1))
+  // Over the maintenance database: a session on `from` would keep it from being copied.
+  const admin = withDatabase(from, "postgres")
+  await adminQuery(admin, `CREATE DATABASE ${Pg.escapeIdentifier(name)} TEMPLATE ${Pg.escapeIdentifier(source)}`)
+  return {
+    url: withDatabase(from, name),
+    drop: async () => {
+      await adminQuery(admin, `DROP DATABASE IF EXISTS ${Pg.escapeIdentifier(name)} WITH (FORCE)`)
+    }
+  }
+}
