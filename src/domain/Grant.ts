@@ -445,6 +445,17 @@ export const checkNarrowing = (
 }
 
 /**
+ * A grant made for one candidate (`candidateId`) runs that candidate's experiments only: `exec
+ * --candidate` naming another would record (and, with `--study`, link) a run of this grant as
+ * evidence for a candidate it was not granted to. Null when the run may go on (the grant names
+ * no candidate, or the same one, or none is asked for), else why it may not.
+ */
+export const candidateRefusal = (granted: string | null, asked: string | null): string | null =>
+  granted === null || asked === null || asked === granted
+    ? null
+    : `the grant was made for candidate '${granted}', not '${asked}'; create a grant for '${asked}' to run for it`
+
+/**
  * The tools ceiling and `exec`. Any program can start a shell (`env sh`, `perl -e 'exec "/bin/sh"'`,
  * `python3 -c 'os.system(…)'`, a copy of a shell binary written to the work root, a script with
  * `#!/bin/sh`), so no check of the program's name can keep a shell out of a run. Running a program

@@ -61,6 +61,7 @@ import {
   withoutListing
 } from "../domain/Execution.js"
 import {
+  candidateRefusal,
   effectiveTerms,
   execRefusal,
   exhaustedResource,
@@ -195,6 +196,8 @@ export const ExecLive = Layer.effect(
         // without one; an unknown or hand-edited grant is named before the sandbox is looked for,
         // so that a machine without one still says what is wrong with the grant.
         const stored = yield* xs.loadGrant(grantId)
+        const otherCandidate = candidateRefusal(stored.candidateId, options.candidateId)
+        if (otherCandidate !== null) return yield* new GrantWidening({ field: "candidateId", detail: otherCandidate })
         yield* sandbox.probe
         // The roots' walks for a work folder's marker, before the lock; looked at again under it.
         const markers = yield* markersWalkedBefore(tree, [stored.work.path, ...stored.inputs.map((i) => i.path)])
