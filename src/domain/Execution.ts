@@ -113,6 +113,12 @@ const runFields = {
   grantDigest: Schema.String,
   task: Schema.String,
   candidateId: Schema.NullOr(Schema.String),
+  /**
+   * The study whose journal the run was linked to (`exec --study`): `journal inspect --verify` of
+   * another study's journal that links it does not take it as evidence. Absent when the run was
+   * not linked, and in records made before it existed.
+   */
+  study: Schema.optionalWith(Schema.String, { exact: true }),
   argv: Schema.Array(Schema.String),
   startedAt: Schema.String
 }

@@ -273,6 +273,36 @@ export const inheritProtection = (
   return Either.right(out)
 }
 
+/** Two names of a folder are one to a reader when their Unicode NFC forms are (`café` typed, `café` from a Mac). */
+export const sameNameToAReader = (a: string, b: string): boolean => a === b || a.normalize("NFC") === b.normalize("NFC")
+
+/**
+ * A `protected` entry masks the path spelt exactly as written: the sandbox's mount and the
+ * folder's names are bytes. `spellings` maps each entry to the paths of the folder that a reader
+ * would take for it (`sameNameToAReader` at every component). Each of those not listed in
+ * `protected` itself would stay visible while the grant looked as if it hid it: an issue at the
+ * entry's field, naming the spelling to add. Empty when every spelling is protected.
+ */
+export const unprotectedSpellings = (
+  entries: ReadonlyArray<{ readonly field: string; readonly path: string }>,
+  spellings: ReadonlyMap<string, ReadonlyArray<string>>
+): ReadonlyArray<{ path: string; message: string }> => {
+  const listed = new Set(entries.map((e) => e.path))
+  const issues: Array<{ path: string; message: string }> = []
+  for (const e of entries) {
+    for (const other of spellings.get(e.path) ?? []) {
+      if (listed.has(other)) continue
+      issues.push({
+        path: e.field,
+        message: `'${e.path}' does not protect '${other}', the same name in another Unicode form (${
+          other.normalize("NFC") === other ? "NFC" : other.normalize("NFD") === other ? "NFD" : "mixed"
+        }) in the folder: the mask applies to the exact bytes; list '${other}' in protected too (or instead)`
+      })
+    }
+  }
+  return issues
+}
+
 /** The `protected` entries that lie below one of the input roots: masked inside the sandbox. */
 export const maskedPaths = (
   grant: { readonly inputs: ReadonlyArray<{ readonly path: string }>; readonly protected: ReadonlyArray<string> }
@@ -443,6 +473,17 @@ export const checkNarrowing = (
   }
   return Either.right(undefined)
 }
+
+/**
+ * A grant made for one candidate (`candidateId`) runs that candidate's experiments only: `exec
+ * --candidate` naming another would record (and, with `--study`, link) a run of this grant as
+ * evidence for a candidate it was not granted to. Null when the run may go on (the grant names
+ * no candidate, or the same one, or none is asked for), else why it may not.
+ */
+export const candidateRefusal = (granted: string | null, asked: string | null): string | null =>
+  granted === null || asked === null || asked === granted
+    ? null
+    : `the grant was made for candidate '${granted}', not '${asked}'; create a grant for '${asked}' to run for it`
 
 /**
  * The tools ceiling and `exec`. Any program can start a shell (`env sh`, `perl -e 'exec "/bin/sh"'`,

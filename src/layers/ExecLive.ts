@@ -61,6 +61,7 @@ import {
   withoutListing
 } from "../domain/Execution.js"
 import {
+  candidateRefusal,
   effectiveTerms,
   execRefusal,
   exhaustedResource,
@@ -195,6 +196,8 @@ export const ExecLive = Layer.effect(
         // without one; an unknown or hand-edited grant is named before the sandbox is looked for,
         // so that a machine without one still says what is wrong with the grant.
         const stored = yield* xs.loadGrant(grantId)
+        const otherCandidate = candidateRefusal(stored.candidateId, options.candidateId)
+        if (otherCandidate !== null) return yield* new GrantWidening({ field: "candidateId", detail: otherCandidate })
         yield* sandbox.probe
         // The roots' walks for a work folder's marker, before the lock; looked at again under it.
         const markers = yield* markersWalkedBefore(tree, [stored.work.path, ...stored.inputs.map((i) => i.path)])
@@ -264,6 +267,7 @@ export const ExecLive = Layer.effect(
             grantDigest: st.grant.digest,
             task: st.grant.task,
             candidateId: options.candidateId ?? st.grant.candidateId,
+            ...(options.study === null ? {} : { study: options.study }),
             argv,
             startedAt: now.toISOString(),
             owner: { pid: process.pid, startTicks: startTicks(process.pid) ?? "" },
@@ -553,6 +557,7 @@ export const ExecLive = Layer.effect(
             grantDigest: grant.digest,
             task: grant.task,
             candidateId: marker.candidateId,
+            ...(marker.study === undefined ? {} : { study: marker.study }),
             argv,
             startedAt: marker.startedAt,
             endedAt: endedAt.toISOString(),

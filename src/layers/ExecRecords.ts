@@ -313,6 +313,7 @@ export const makeExecRecords = <EG = GrantStoreError, EX = ExecutionStoreError>(
           grantDigest: m.grantDigest,
           task: m.task,
           candidateId: m.candidateId,
+          ...(m.study === undefined ? {} : { study: m.study }),
           argv: m.argv,
           startedAt: m.startedAt,
           endedAt: now.toISOString(),

@@ -39,11 +39,13 @@ import {
   overlaps,
   remainingBudget,
   type RootIdentity,
+  sameNameToAReader,
   sealGrant,
-  type StoredGrant
+  type StoredGrant,
+  unprotectedSpellings
 } from "../domain/Grant.js"
 import { checkIdOf, optionalNow, optionalText, readArgs, readOptions } from "../domain/Options.js"
-import { normalizeRelative } from "../domain/Paths.js"
+import { isUnder, normalizeRelative } from "../domain/Paths.js"
 import { EvidenceKey } from "../services/EvidenceKey.js"
 import { ExecFiles } from "../services/ExecFiles.js"
 import { Grants, type GrantsShape, type GrantStatus } from "../services/Grants.js"
@@ -161,6 +163,48 @@ export const GrantsLive = Layer.effect(
       return i < 0 ? "inputs" : `inputs.${i}`
     }
 
+    /**
+     * The paths of the folder a reader would take for protected entry `entry` below one of the
+     * input roots (`sameNameToAReader` at each component below the root, the root as granted): the
+     * spellings its mask must cover. What cannot be listed has none.
+     */
+    const spellingsOf = (entry: string, inputs: ReadonlyArray<string>) =>
+      Effect.gen(function*() {
+        const out: Array<string> = []
+        for (const root of inputs) {
+          if (!isUnder(entry.normalize("NFC"), root.normalize("NFC"))) continue
+          const rest = entry.split("/").slice(root.split("/").length)
+          let at = [root]
+          for (const [k, part] of rest.entries()) {
+            const next: Array<string> = []
+            for (const dir of at) {
+              const names = yield* folder.list(dir).pipe(Effect.orElseSucceed(() => []))
+              for (const e of names) {
+                if (sameNameToAReader(e.name, part) && (k === rest.length - 1 || e.kind === "directory")) {
+                  next.push(`${dir}/${e.name}`)
+                }
+              }
+            }
+            at = next
+          }
+          for (const p of at) if (!out.includes(p)) out.push(p)
+        }
+        return out
+      })
+
+    /** Every protected entry's spellings in the folder are protected too, or InvalidInput names the ones to add. */
+    const checkSpellings = (input: GrantInput, paths: CheckedPaths) =>
+      Effect.gen(function*() {
+        const entries = paths.protected.map((p) => {
+          const i = input.protected.findIndex((raw) => Either.getOrNull(normalizeRelative(raw)) === p)
+          return { field: i < 0 ? "protected" : `protected.${i}`, path: p }
+        })
+        const spellings = new Map<string, ReadonlyArray<string>>()
+        for (const e of entries) spellings.set(e.path, yield* spellingsOf(e.path, paths.inputs))
+        const issues = unprotectedSpellings(entries, spellings)
+        if (issues.length > 0) return yield* new InvalidInput({ issues: [...issues] })
+      })
+
     // What can be refused without the grant records is refused before the lock, which would
     // create `.dossier/` in a folder without one.
     const create = (raw: unknown, now: Date) =>
@@ -172,6 +216,7 @@ export const GrantsLive = Layer.effect(
         }
         const inputs: Array<RootIdentity> = []
         for (const p of paths.inputs) inputs.push(yield* identityOf(p, inputField(input, p)))
+        yield* checkSpellings(input, paths)
         if (input.parent !== undefined) yield* xs.loadGrant(input.parent)
         // A child is signed here: its parent chain must be authentic, or an unsigned grant written
         // by hand into the folder could be laundered into a signed child.

@@ -349,7 +349,7 @@ export const makeJournal = (
       const { events, projection: p } = projectionOf(history)
       const view = inspectView(study, events, history.tail, p)
       if (verify !== true) return view
-      return { ...view, verify: yield* artifacts.verify(p) }
+      return { ...view, verify: yield* artifacts.verify(p, study) }
     })
 
   const lines: JournalShape["lines"] = (study, maxBytes) =>

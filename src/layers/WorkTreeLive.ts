@@ -1,6 +1,9 @@
 /**
  * WorkTree on Node: lstat of each component (bigint device and inode), never following a link.
  * The walk for a work folder's markers and its look again are in ./WorkTreeMarkers.ts.
+ *
+ * Over 400 lines: the scan and the set-ID walk both go by descriptor from the one boundary and
+ * share its helpers (`entryAt`, the O_PATH check); apart, each would rebuild them.
  */
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -18,7 +21,6 @@ import { guard, makeBoundary } from "./Boundary.js"
 import { isPlanMarker, MARKER_DIR, MARKER_PLAN, surveyMarkers } from "./WorkTreeMarkers.js"
 
 const UTF8 = new TextDecoder("utf-8", { fatal: true })
-const SLASH = Buffer.from("/")
 
 /**
  * O_PATH (not among Node's constants): the same value on every Linux architecture Node runs on. A
@@ -26,11 +28,16 @@ const SLASH = Buffer.from("/")
  */
 const O_PATH = 0o10000000
 const SET_IDS = 0o6000
+/** The longest path the system takes (Linux PATH_MAX, the terminating NUL included). */
+const PATH_MAX = 4096
 
 /** Entry `name` (raw bytes) of the directory held by `fd`, resolved by the kernel relative to it. */
 const entryAt = (fd: number, name: Buffer) => Buffer.concat([Buffer.from(`/proc/self/fd/${fd}/`), name])
 
 const codeOf = (e: unknown): string => (e as NodeJS.ErrnoException)?.code ?? "EUNKNOWN"
+
+/** What a walk found (`WorkTree.scanUpTo`). */
+type Walked = { entries: Array<TreeEntry>; incomplete: string | null; unnamed: Array<UnnamedFile> }
 
 const kindOf = (st: fs.BigIntStats): TreeEntry["kind"] =>
   st.isSymbolicLink() ? "symlink" : st.isFile() ? "file" : st.isDirectory() ? "directory" : "other"
@@ -38,6 +45,9 @@ const kindOf = (st: fs.BigIntStats): TreeEntry["kind"] =>
 export const WorkTreeLive = Layer.effect(
   WorkTree,
   Effect.map(Workdir, ({ root }) => {
+    const boundary = makeBoundary(root)
+    const rootBytes = Buffer.byteLength(root)
+
     const normalize = (p: string) =>
       Either.match(normalizeRelative(p), { onLeft: Effect.fail, onRight: Effect.succeed })
 
@@ -67,33 +77,85 @@ export const WorkTreeLive = Layer.effect(
     /**
      * The walk. `strict`: the first error or the entry limit fails it; otherwise the walk goes
      * on past what it cannot read, stops at the limit, and says why it is incomplete.
+     *
+     * By descriptor, as `clearBelow` does: the top directory is reached through the boundary, each
+     * entry is looked at relative to its directory's descriptor, and a directory below is opened
+     * relative to its parent's with O_DIRECTORY | O_NOFOLLOW and must be the directory just looked
+     * at (device and inode). A directory swapped for a link while the walk runs (another run of
+     * the grant, or a child grant's, still going) is therefore never followed: what it names
+     * outside is neither listed nor charged. A directory whose path would be longer than the
+     * system takes (PATH_MAX) is not entered, as when the walk went by path.
      */
     const walkTree = (p: string, maxEntries: number, strict: boolean) =>
       Effect.flatMap(
         identity(p).pipe(Effect.catchTag("FileNotFound", () => Effect.succeed(null))),
         (id) =>
-          Effect.suspend(() => {
+          Effect.suspend((): Effect.Effect<Walked, IoError | UnsafePath | LimitExceeded> => {
             const out: Array<TreeEntry> = []
             const unnamed: Array<UnnamedFile> = []
             const skipped = new Map<string, number>()
             const skip = (why: string) => void skipped.set(why, (skipped.get(why) ?? 0) + 1)
             let full = false
-            if (id === null) {
-              return Effect.succeed({ entries: out, incomplete: null as string | null, unnamed })
+            const nothing = () => Effect.succeed({ entries: out, incomplete: null as string | null, unnamed })
+            if (id === null) return nothing()
+            let top: ReturnType<typeof boundary.walk>
+            try {
+              top = guard(id.path, "open", () => boundary.walk(id.path, false, false))
+            } catch (e) {
+              return Effect.fail(e as IoError | UnsafePath)
+            }
+            if (top === undefined) return nothing()
+            /** The bytes of an absolute path to `rel` below the work folder (for the PATH_MAX rule). */
+            const tooLong = (rel: string) => rootBytes + 1 + Buffer.byteLength(rel) >= PATH_MAX
+            /**
+             * Open entry `name` of the directory held by `fd` as a directory, if it is still the
+             * directory `st` (never following a link): its descriptor, or the error code.
+             */
+            const openBelow = (fd: number, name: Buffer, st: fs.BigIntStats): number | string => {
+              let below: number
+              try {
+                below = fs.openSync(
+                  entryAt(fd, name),
+                  fs.constants.O_RDONLY | fs.constants.O_DIRECTORY | fs.constants.O_NOFOLLOW
+                )
+              } catch (e) {
+                // A link opened with O_DIRECTORY | O_NOFOLLOW is ELOOP or ENOTDIR.
+                return codeOf(e)
+              }
+              let held: fs.BigIntStats
+              try {
+                held = fs.fstatSync(below, { bigint: true })
+              } catch (e) {
+                fs.closeSync(below)
+                return codeOf(e)
+              }
+              if (held.dev !== st.dev || held.ino !== st.ino) {
+                fs.closeSync(below)
+                return "ECHANGED"
+              }
+              return below
+            }
+            const listAt = (fd: number): Array<Buffer> | string => {
+              try {
+                return fs.readdirSync(`/proc/self/fd/${fd}`, { encoding: "buffer" })
+              } catch (e) {
+                return codeOf(e)
+              }
             }
             /**
              * An entry whose name is not UTF-8 has no path a record can hold, but what it holds is
              * still the run's output: the regular files at or below it are kept apart (identity and
-             * size, reached by the name's own bytes, never following a link) so that they are charged.
+             * size, reached by descriptor, never following a link) so that they are charged.
+             * `depth` stands for the bytes of its path (for the PATH_MAX rule).
              */
-            const walkUnnamed = (at: Buffer): void => {
+            const walkUnnamed = (fd: number, name: Buffer, depth: number): void => {
               if (out.length + unnamed.length >= maxEntries) {
                 full = true
                 return
               }
               let st: fs.BigIntStats
               try {
-                st = fs.lstatSync(at, { bigint: true })
+                st = fs.lstatSync(entryAt(fd, name), { bigint: true })
               } catch {
                 return
               }
@@ -103,15 +165,18 @@ export const WorkTreeLive = Layer.effect(
                   size: Number(st.size)
                 })
               } else if (st.isDirectory()) {
-                let names: Array<Buffer>
+                if (rootBytes + 1 + depth >= PATH_MAX) return
+                const below = openBelow(fd, name, st)
+                if (typeof below === "string") return
                 try {
-                  names = fs.readdirSync(at, { encoding: "buffer" })
-                } catch {
-                  return
-                }
-                for (const name of names) {
-                  walkUnnamed(Buffer.concat([at, SLASH, name]))
-                  if (full) return
+                  const names = listAt(below)
+                  if (typeof names === "string") return
+                  for (const n of names) {
+                    walkUnnamed(below, n, depth + 1 + n.length)
+                    if (full) return
+                  }
+                } finally {
+                  fs.closeSync(below)
                 }
               }
             }
@@ -123,13 +188,12 @@ export const WorkTreeLive = Layer.effect(
                 return false
               }
             }
-            const walk = (rel: string): IoError | LimitExceeded | undefined => {
-              let raw: Array<Buffer>
-              try {
-                raw = fs.readdirSync(path.join(root, rel), { encoding: "buffer" })
-              } catch (e) {
-                if (strict) return new IoError({ path: rel, operation: "readdir", code: codeOf(e) })
-                skip(`a directory could not be read (${codeOf(e)})`)
+            /** Walk the directory `rel`, held by `fd` (the caller closes it). */
+            const walk = (fd: number, rel: string): IoError | LimitExceeded | undefined => {
+              const raw = listAt(fd)
+              if (typeof raw === "string") {
+                if (strict) return new IoError({ path: rel, operation: "readdir", code: raw })
+                skip(`a directory could not be read (${raw})`)
                 return undefined
               }
               const names: Array<string> = []
@@ -139,16 +203,18 @@ export const WorkTreeLive = Layer.effect(
                   return new IoError({ path: `${rel}/${name.toString("utf8")}`, operation: "lstat", code: "ENOENT" })
                 } else {
                   skip("a name is not UTF-8 (what is below it is charged, not listed)")
-                  walkUnnamed(Buffer.concat([Buffer.from(path.join(root, rel)), SLASH, name]))
+                  walkUnnamed(fd, name, Buffer.byteLength(rel) + 1 + name.length)
                   if (full) return undefined
                 }
               }
               names.sort()
               for (const name of names) {
                 const child = `${rel}/${name}`
+                const bytes = Buffer.from(name)
                 let st: fs.BigIntStats
                 try {
-                  st = fs.lstatSync(path.join(root, child), { bigint: true })
+                  if (tooLong(child)) throw Object.assign(new Error(), { code: "ENAMETOOLONG" })
+                  st = fs.lstatSync(entryAt(fd, bytes), { bigint: true })
                 } catch (e) {
                   // Gone since the listing.
                   if (codeOf(e) === "ENOENT") continue
@@ -175,16 +241,36 @@ export const WorkTreeLive = Layer.effect(
                   links: Number(st.nlink)
                 })
                 if (kind === "directory") {
-                  const e = walk(child)
-                  if (e !== undefined) {
-                    return e
+                  const below = tooLong(`${child}/`) ? "ENAMETOOLONG" : openBelow(fd, bytes, st)
+                  if (typeof below === "string") {
+                    // Gone since it was looked at.
+                    if (below === "ENOENT") continue
+                    // Swapped (for a link, or another directory) since it was looked at: never followed.
+                    const why = below === "ELOOP" || below === "ENOTDIR" || below === "ECHANGED"
+                      ? "a directory was replaced while the walk ran (not followed)"
+                      : `a directory could not be read (${below})`
+                    if (strict) return new IoError({ path: child, operation: "open", code: below })
+                    skip(why)
+                    continue
                   }
+                  let e: IoError | LimitExceeded | undefined
+                  try {
+                    e = walk(below, child)
+                  } finally {
+                    fs.closeSync(below)
+                  }
+                  if (e !== undefined) return e
                   if (full) return undefined
                 }
               }
               return undefined
             }
-            const e = walk(id.path)
+            let e: IoError | LimitExceeded | undefined
+            try {
+              e = walk(top.fd, id.path)
+            } finally {
+              top.close()
+            }
             if (e !== undefined) return Effect.fail(e)
             const why = [
               ...(full ? [`the walk stopped at ${maxEntries} entries`] : []),
@@ -200,8 +286,6 @@ export const WorkTreeLive = Layer.effect(
         { entries: ReadonlyArray<TreeEntry>; incomplete: string | null; unnamed: ReadonlyArray<UnnamedFile> },
         IoError | UnsafePath
       >
-
-    const boundary = makeBoundary(root)
 
     /**
      * Rename entry `name` of the directory held by `dirFd` to `<name>.from-run` (or, when that is

@@ -7,7 +7,9 @@
  *   followed; a link above it is `UnsafePath {reason: "symlink"}`);
  * - `hash`: the digest of a file a run left in its work root (outputs may be hard-linked to each
  *   other: no single-link rule, no size limit);
- * - `programProblem`: whether the program can start inside the sandbox, looked up on this host.
+ * - `programProblem`: whether the program can start inside the sandbox, looked up on this host;
+ * - `list`: the entries of a directory (none when it does not exist), for `grant create`'s check
+ *   that a protected name is protected in every Unicode form the folder spells it.
  *
  * The device/inode identity of a grant's roots, and the walks of the work root, are the other
  * folder-side service exec uses: `WorkTree` (./WorkTree.ts). A grant's roots are checked on the
@@ -20,7 +22,7 @@ import type * as Effect from "effect/Effect"
 import type * as Option from "effect/Option"
 import type { FileNotFound, IoError, LimitExceeded, UnsafePath } from "../domain/Errors.js"
 import type { programPlaces } from "../domain/Execution.js"
-import type { Digest, EntryStat } from "./FileStore.js"
+import type { Digest, EntryKind, EntryStat } from "./FileStore.js"
 
 /** Why a program cannot start: nothing at its places, a directory there, or no execute bit. */
 export type ProgramProblem = "missing" | "directory" | "not-executable"
@@ -29,6 +31,9 @@ export interface ExecFilesShape {
   readonly ensureDir: (path: string) => Effect.Effect<void, IoError | UnsafePath>
   readonly stat: (path: string) => Effect.Effect<Option.Option<EntryStat>, IoError | UnsafePath>
   readonly hash: (path: string) => Effect.Effect<Digest, IoError | FileNotFound | UnsafePath | LimitExceeded>
+  readonly list: (
+    path: string
+  ) => Effect.Effect<ReadonlyArray<{ readonly name: string; readonly kind: EntryKind }>, IoError | UnsafePath>
   /**
    * Looked up at the places the sandbox shows at the program's name (as execvp would: the first
    * executable regular file wins); null when it can start.

@@ -43,6 +43,7 @@ export const ExecFilesLive: Layer.Layer<ExecFiles, never, FileStore | Workdir> =
       ensureDir: store.ensureDir,
       stat: store.stat,
       hash: (path) => store.hash(path, { maxBytes: Number.MAX_SAFE_INTEGER, requireSingleLink: false }),
+      list: store.list,
       programProblem: (program, view) => Effect.sync(() => programProblem(root, program, view))
     } satisfies ExecFilesShape
   })

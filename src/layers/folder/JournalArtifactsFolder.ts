@@ -22,15 +22,20 @@ import { type ExecutionFolderError, makeExecutionStoreFolder } from "./Execution
 import { type GrantFolderError, makeGrantStoreFolder } from "./GrantStoreFolder.js"
 
 /**
- * What the journal's execution_linked says that the record does not (the candidate the run was made
- * for, when the record names one; status, exit code), or null: a run is evidence for its own
- * candidate, not for any that links its id.
+ * What the journal's execution_linked says that the record does not (the study and the candidate the
+ * run was made for, when the record names them; status, exit code), or null: a run is evidence for
+ * its own candidate of its own study, not for any that links its id (a candidate id is unique only
+ * within its study).
  */
 const linkMismatch = (
+  study: string | undefined,
   candidateId: string,
   link: { readonly status: string; readonly exitCode?: number | null },
   record: ExecutionRecord
 ): string | null => {
+  if (study !== undefined && record.study !== undefined && record.study !== study) {
+    return `the journal of study '${study}' links it, the record was run for study '${record.study}'`
+  }
   if (record.candidateId !== null && record.candidateId !== candidateId) {
     return `the journal links it to candidate '${candidateId}', the record was run for candidate '${record.candidateId}'`
   }
@@ -48,7 +53,11 @@ const makeJournalVerify = (store: FileStoreShape, executions: ExecRecords<GrantF
    * (status, exit code); each artifact of the candidate at one of its output paths has the digest
    * of one of the candidate's executions that are not tampered. Other runtime ids are external.
    */
-  const verifyExecutions = (p: Projection, findings: Array<ArtifactFinding | ExecutionFinding>) =>
+  const verifyExecutions = (
+    p: Projection,
+    study: string | undefined,
+    findings: Array<ArtifactFinding | ExecutionFinding>
+  ) =>
     Effect.gen(function*() {
       const checks: Array<ExecutionCheck> = []
       for (const c of p.candidates) {
@@ -70,7 +79,7 @@ const makeJournalVerify = (store: FileStoreShape, executions: ExecRecords<GrantF
             }
             // Not tampered: its outputs are what the record says, signed or not; only a signed record is verified.
             considered.push(record)
-            const linkSays = linkMismatch(c.id, e, record)
+            const linkSays = linkMismatch(study, c.id, e, record)
             // A lost run's record says what was left of its processes when it was recorded.
             const left = record.leftProcesses === undefined ? {} : { leftProcesses: record.leftProcesses.outcome }
             if (linkSays !== null) {
@@ -116,7 +125,7 @@ const makeJournalVerify = (store: FileStoreShape, executions: ExecRecords<GrantF
       return checks
     })
 
-  const verifyArtifacts = (p: Projection) =>
+  const verifyArtifacts = (p: Projection, study?: string) =>
     Effect.gen(function*() {
       const findings: Array<ArtifactFinding | ExecutionFinding> = []
       let checked = 0
@@ -151,7 +160,7 @@ const makeJournalVerify = (store: FileStoreShape, executions: ExecRecords<GrantF
           else return yield* Effect.die(e)
         }
       }
-      const executions = yield* verifyExecutions(p, findings)
+      const executions = yield* verifyExecutions(p, study, findings)
       return {
         checked,
         findings,

@@ -33,9 +33,9 @@ export const makeJournalArtifactsPostgres = (
   const content = pgContentStore(store)
   return {
     digest: folder.digest,
-    verify: (p) =>
+    verify: (p, study) =>
       Effect.map(
-        folder.verify(p),
+        folder.verify(p, study),
         (r) =>
           r.findings.some((f) => f.kind === "artifact-missing")
             ? { ...r, note: `${r.note} ${ARTIFACT_MISSING_NOTE}` }

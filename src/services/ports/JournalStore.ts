@@ -153,8 +153,12 @@ export interface JournalArtifactsShape {
     path: string,
     maxBytes: number
   ) => Effect.Effect<ArtifactDigest, FileNotFound | IoError | UnsafePath | LimitExceeded>
-  /** `inspect --verify`: every linked artifact hashed again, every linked dossier execution checked. */
-  readonly verify: (p: Projection) => Effect.Effect<VerifyResult, IoError>
+  /**
+   * `inspect --verify`: every linked artifact hashed again, every linked dossier execution checked
+   * (against `study`, the journal's, when given: a record run for another study's journal is not
+   * this one's evidence).
+   */
+  readonly verify: (p: Projection, study?: string) => Effect.Effect<VerifyResult, IoError>
   /**
    * Where a composition shares registered bytes (a shared store): store the bytes of the files
    * that the appended `artifact_linked` events link, called by the Journal inside its lock (the
