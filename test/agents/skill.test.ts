@@ -211,10 +211,19 @@ const OFFLINE = new Set(["dossier ingest https://example.org/paper --json"])
 /** The skill says these refuse in a folder like this one. */
 const REFUSALS: Record<string, string> = { "dossier journal import --study latency --json": "InvalidManifest" }
 
-const takesNow = (command: ReadonlyArray<string>) =>
-  (runCli([...command, "--help", "--json"]).json.options as Array<{ name: string }>).some((o) =>
-    o.name.startsWith("--now")
-  )
+const nowTakers = new Map<string, boolean>()
+/** Whether `--help --json` of the command lists --now: asked once per command in this file (both walks ask). */
+const takesNow = (command: ReadonlyArray<string>) => {
+  const key = command.join(" ")
+  let takes = nowTakers.get(key)
+  if (takes === undefined) {
+    takes = (runCli([...command, "--help", "--json"]).json.options as Array<{ name: string }>).some((o) =>
+      o.name.startsWith("--now")
+    )
+    nowTakers.set(key, takes)
+  }
+  return takes
+}
 
 /**
  * Walk the skill as an agent would: each `json <path>` / `md <path>` block is written as that file

@@ -605,9 +605,19 @@ describe("read-only commands", () => {
       return JSON.parse(r.stdout)
     })
 
+  /**
+   * The populated folder and its readers' answers, made once for the two tests below: each reads it
+   * on a read-only view of its own (a bind mount of it, a copy made unwritable) and changes
+   * nothing in it, so the 16 CLI starts that make and read it need not run twice.
+   */
+  let readable: Promise<{ readonly dir: string; readonly expected: ReadonlyArray<unknown> }> | undefined
+  const populatedAndAnswers = () => (readable ??= populated().then((dir) => ({
+    dir,
+    expected: answersOf((args) => runCli(args, { cwd: dir, env: { DOSSIER_WORKDIR: "" } }))
+  })))
+
   it("work on a read-only bind mount (where mounting is permitted) with the same answers", async () => {
-    const dir = await populated()
-    const expected = answersOf((args) => runCli(args, { cwd: dir, env: { DOSSIER_WORKDIR: "" } }))
+    const { dir, expected } = await populatedAndAnswers()
     const ro = fs.mkdtempSync(path.join(os.tmpdir(), "dossier-ro-"))
     const mounted = spawnSync("mount", ["--bind", "-o", "ro", dir, ro])
     if (mounted.status !== 0) {
@@ -631,8 +641,7 @@ describe("read-only commands", () => {
       console.warn("SKIPPED: needs root and setpriv to run the CLI as a non-writing user")
       return
     }
-    const dir = await populated()
-    const expected = answersOf((args) => runCli(args, { cwd: dir, env: { DOSSIER_WORKDIR: "" } }))
+    const { dir, expected } = await populatedAndAnswers()
     const copy = fs.mkdtempSync(path.join(os.tmpdir(), "dossier-copy-"))
     fs.cpSync(dir, copy, { recursive: true })
     fs.chmodSync(copy, 0o755)
@@ -759,7 +768,14 @@ describe("help, version and mistakes", () => {
   }, 120_000)
 
   it("help pages wrap at 100 columns, show option kinds and explain the shared options once", () => {
-    const lines = (args: ReadonlyArray<string>) => runCli(args).stdout.split("\n")
+    // Each page printed once: the checks below read the same output.
+    const pages = new Map<string, string>()
+    const pageOf = (args: ReadonlyArray<string>) => {
+      const key = args.join(" ")
+      if (!pages.has(key)) pages.set(key, runCli(args).stdout)
+      return pages.get(key)!
+    }
+    const lines = (args: ReadonlyArray<string>) => pageOf(args).split("\n")
     for (
       const args of [["--help"], ["help", "gate"], ["monitor", "--help"], [
         "monitor",
@@ -770,13 +786,13 @@ describe("help, version and mistakes", () => {
       const out = lines(args)
       expect(Math.max(...out.map((l) => l.length)), args.join(" ")).toBeLessThanOrEqual(100)
     }
-    const ingest = runCli(["ingest", "--help"]).stdout
+    const ingest = pageOf(["ingest", "--help"])
     // The URL is optional since ingest --file (h14b): a fetch names it, an import does not.
     expect(ingest).toContain("Usage: dossier ingest [<url>]")
     expect(ingest).toContain("--timeout <integer>")
     expect(ingest).not.toContain("A user-defined piece of text")
     expect(ingest).not.toContain("nearest folder")
-    expect(runCli(["--help"]).stdout).toContain("nearest folder")
+    expect(pageOf(["--help"])).toContain("nearest folder")
     expect(runCli(["monitor", "show", "--help"]).stdout).toContain("--run <id>")
   })
 

@@ -4,7 +4,8 @@
  * install` does; the registry is not reachable from the tests), its dependencies and the
  * consumer's own `effect` 3.22.4 and @types/node linked from this checkout. The consumer
  * (test/consumer/main.ts) compiles with `tsc --strict` against the public surface only and runs a
- * flow over DossierMemory with TestClock.
+ * flow over DossierMemory with TestClock. The two packages compile in one `tsc` program: it
+ * checks effect's declarations once where two programs checked them twice (docs/testing.md).
  */
 import { execFile } from "node:child_process"
 import * as fs from "node:fs"
@@ -69,21 +70,6 @@ const consumer = async (root: string, tarball: string, type: "module" | "commonj
       dependencies: { dossier: "0.1.0", effect: "3.22.4" }
     })
   )
-  fs.writeFileSync(
-    path.join(dir, "tsconfig.json"),
-    JSON.stringify({
-      compilerOptions: {
-        strict: true,
-        target: "ES2022",
-        module: "NodeNext",
-        moduleResolution: "NodeNext",
-        types: ["node"],
-        outDir: "out",
-        rootDir: "src"
-      },
-      include: ["src"]
-    })
-  )
   fs.mkdirSync(path.join(dir, "src"))
   fs.copyFileSync(path.join(__dirname, "main.ts"), path.join(dir, "src/main.ts"))
   fs.copyFileSync(path.join(__dirname, "postgres.ts"), path.join(dir, "src/postgres.ts"))
@@ -97,15 +83,36 @@ describe("a consumer package of the packed library", () => {
       const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "dossier-consumer-")))
       try {
         const tarball = await pack(root)
-        for (const type of ["module", "commonjs"] as const) {
-          const dir = await consumer(root, tarball, type)
+        const types = ["module", "commonjs"] as const
+        const dirs = await Promise.all(types.map((type) => consumer(root, tarball, type)))
+        // One `tsc --strict` program over both consumers: each file's module format comes from its
+        // own package.json (NodeNext) and each imports `dossier` from its own node_modules (the
+        // import and the require conditions, dist/types and dist/types-cjs), while effect's
+        // declarations (the same files, linked) are loaded and checked once, not once per consumer.
+        // Without skipLibCheck: dossier's declarations are checked too. The JavaScript is emitted
+        // beside each consumer's source, under its own package.json.
+        fs.writeFileSync(
+          path.join(root, "tsconfig.json"),
+          JSON.stringify({
+            compilerOptions: {
+              strict: true,
+              target: "ES2022",
+              module: "NodeNext",
+              moduleResolution: "NodeNext",
+              types: ["node"],
+              typeRoots: types.map((type) => `${type}/node_modules/@types`)
+            },
+            include: types.map((type) => `${type}/src`)
+          })
+        )
+        await run(process.execPath, [path.join(repo, "node_modules/typescript/bin/tsc"), "-p", "."], root)
+        for (const [i, type] of types.entries()) {
+          const dir = dirs[i]!
           // The consumer's only copy of effect is its own: the tarball brings none.
           expect(fs.existsSync(path.join(dir, "node_modules/dossier/node_modules"))).toBe(false)
-          // Without skipLibCheck: dossier's declarations are checked too.
-          await run(process.execPath, [path.join(repo, "node_modules/typescript/bin/tsc"), "-p", "."], dir)
-          const emitted = fs.readFileSync(path.join(dir, "out/main.js"), "utf8")
+          const emitted = fs.readFileSync(path.join(dir, "src/main.js"), "utf8")
           expect(emitted.includes("require(\"dossier\")"), type).toBe(type === "commonjs")
-          const result = JSON.parse(await run(process.execPath, ["out/main.js"], dir))
+          const result = JSON.parse(await run(process.execPath, ["src/main.js"], dir))
           expect(result, type).toEqual({
             planRevision: 1,
             stale: { tag: "StaleRevision", retryable: false },
@@ -119,7 +126,7 @@ describe("a consumer package of the packed library", () => {
           })
           // dossier/postgres with its optional peers: a server not there is StoreUnavailable, retryable,
           // the class `dossier` exports.
-          expect(JSON.parse(await run(process.execPath, ["out/postgres.js"], dir)), type).toEqual({
+          expect(JSON.parse(await run(process.execPath, ["src/postgres.js"], dir)), type).toEqual({
             tag: "StoreUnavailable",
             retryable: true,
             instance: true

@@ -110,11 +110,27 @@ describe("README figures", () => {
   })
 })
 
-/** `dossier <words> --help --json` of the built CLI. */
+const helpPages = new Map<string, { readonly status: number | null; readonly stdout: string }>()
+/**
+ * `dossier <words> --help --json` of the built CLI, run once per command in this file: the usage
+ * lines name the same commands many times, and the two tests below read the same pages.
+ */
+const helpPage = (words: ReadonlyArray<string>) => {
+  const key = words.join(" ")
+  let page = helpPages.get(key)
+  if (page === undefined) {
+    const r = spawnSync(process.execPath, [CLI, ...words, "--help", "--json"], { encoding: "utf8" })
+    page = { status: r.status, stdout: r.stdout }
+    helpPages.set(key, page)
+  }
+  return page
+}
+
+/** `dossier <words> --help --json` of the built CLI, parsed when it succeeds. */
 const helpOf = (
   words: ReadonlyArray<string>
 ): { options: ReadonlyArray<{ name: string; type: string }> } | undefined => {
-  const r = spawnSync(process.execPath, [CLI, ...words, "--help", "--json"], { encoding: "utf8" })
+  const r = helpPage(words)
   return r.status === 0 ? JSON.parse(r.stdout) : undefined
 }
 
@@ -156,14 +172,14 @@ describe("README, skill, docs and --help prose", () => {
     // Every option of every command, with the kinds --help gives it (`--to` is <path> or <status>).
     const kinds = new Map<string, Set<string>>()
     const prose: Array<readonly [string, string]> = []
-    const top = spawnSync(process.execPath, [CLI, "--help", "--json"], { encoding: "utf8" })
+    const top = helpPage([])
     const commands: Array<Array<string>> = [
       [],
       ...JSON.parse(top.stdout).subcommands.map((c: { name: string }) => c.name.split(" "))
         .filter((w: Array<string>) => w[0] !== "help")
     ]
     for (const words of commands) {
-      const r = spawnSync(process.execPath, [CLI, ...words, "--help", "--json"], { encoding: "utf8" })
+      const r = helpPage(words)
       const help = JSON.parse(r.stdout) as {
         description: string
         options: ReadonlyArray<{ name: string; type: string; description: string }>

@@ -11,7 +11,16 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import type { JournalEvent } from "../../src/domain/Journal.js"
 import { connect } from "../mcp/support.js"
-import { leaksNothing, put, putInput, runCli, runCliAsync, snapshot, tempWorkdir } from "../support/cli.js"
+import {
+  copyOfTemplate,
+  leaksNothing,
+  put,
+  putInput,
+  runCli,
+  runCliAsync,
+  snapshot,
+  tempWorkdir
+} from "../support/cli.js"
 import { linesOf } from "./events.js"
 
 const sha = (b: string | Uint8Array) => createHash("sha256").update(b).digest("hex")
@@ -57,6 +66,21 @@ const batch = [
   }
 ]
 const journalOf = (dir: string, study = "s") => path.join(dir, "research", study, "research-events.jsonl")
+
+/**
+ * A fresh folder whose study `s` holds `batch` (its input at research/inputs/b.json), and one
+ * rebuilt after that: the state many tests start from, made through the CLI once per file and
+ * copied per test (the first test below checks that append itself, rebuild's own tests check it).
+ */
+const withBatch = () =>
+  copyOfTemplate("journal-batch", (dir) => {
+    ok(dir, ["append", "--study", "s", "--input", putInput(dir, "b.json", batch)])
+  })
+const withBatchRebuilt = () =>
+  copyOfTemplate("journal-batch-rebuilt", (dir) => {
+    ok(dir, ["append", "--study", "s", "--input", putInput(dir, "b.json", batch)])
+    ok(dir, ["rebuild", "--study", "s"])
+  })
 
 describe("journal append", () => {
   it("appends a batch, skips a retry, reports head; lines carry seq and digest", () => {
@@ -271,9 +295,8 @@ describe("journal append", () => {
   })
 
   it("AliasedFile: a symlinked or hard-linked journal is refused", () => {
-    const dir = tempWorkdir()
-    const input = putInput(dir, "b.json", batch)
-    ok(dir, ["append", "--study", "s", "--input", input])
+    const dir = withBatch()
+    const input = "research/inputs/b.json"
     fs.linkSync(journalOf(dir), path.join(dir, "copy.jsonl"))
     expect(refused(dir, ["append", "--study", "s", "--input", input], "AliasedFile").path).toBe(
       "research/s/research-events.jsonl"
@@ -289,9 +312,8 @@ describe("journal append", () => {
 
   it("AliasedFile: a symlinked study folder is refused by every command, naming the journal", () => {
     const dir = tempWorkdir()
-    const outside = tempWorkdir()
+    const outside = withBatch()
     const input = putInput(dir, "b.json", batch)
-    ok(outside, ["append", "--study", "s", "--input", putInput(outside, "b.json", batch)])
     // With an unterminated tail and a legacy-looking manifest, so that a command following the link would act.
     fs.appendFileSync(journalOf(outside), "{\"seq\":6")
     put(outside, "research/s/manifest.json", "{}")
@@ -453,8 +475,7 @@ describe("journal inspect", () => {
   })
 
   it("--verify without --json names how each linked execution was checked, as the note says", () => {
-    const dir = tempWorkdir()
-    ok(dir, ["append", "--study", "s", "--input", putInput(dir, "b.json", batch)])
+    const dir = withBatch()
     const json = ok(dir, ["inspect", "--study", "s", "--verify"]).verify
     expect(json.executions).toEqual([{ candidateId: "cand-a", eventId: "x1", runtimeId: "rt-1", check: "external" }])
     expect(json.note).toContain("listed as external")
@@ -508,8 +529,7 @@ describe("journal inspect", () => {
   })
 
   it("CorruptJournal: a damaged terminated line stops replay; every command needing history refuses", () => {
-    const dir = tempWorkdir()
-    ok(dir, ["append", "--study", "s", "--input", putInput(dir, "b.json", batch)])
+    const dir = withBatch()
     const text = fs.readFileSync(journalOf(dir), "utf8")
     fs.writeFileSync(journalOf(dir), text.replace("best score", "best scorE"))
     const err = refused(dir, ["inspect", "--study", "s"], "CorruptJournal")
@@ -524,9 +544,7 @@ describe("journal inspect", () => {
 
 describe("journal recover-tail", () => {
   it("keeps the tail's exact bytes write-once, truncates, and append works again", () => {
-    const dir = tempWorkdir()
-    const input = putInput(dir, "b.json", batch)
-    ok(dir, ["append", "--study", "s", "--input", input])
+    const dir = withBatch()
     expect(ok(dir, ["recover-tail", "--study", "s"]).recovered).toBeNull()
     const clean = fs.readFileSync(journalOf(dir))
     const tail = Buffer.from("{\"seq\":6,\"sha256\":\"ab", "utf8")
@@ -555,8 +573,7 @@ describe("journal recover-tail", () => {
   })
 
   it("EditedRetainedFile when the recovered file was edited; a hard-linked journal is AliasedFile", () => {
-    const dir = tempWorkdir()
-    ok(dir, ["append", "--study", "s", "--input", putInput(dir, "b.json", batch)])
+    const dir = withBatch()
     const tail = Buffer.from("torn")
     fs.appendFileSync(journalOf(dir), tail)
     put(dir, `research/s/recovered/tail-${sha(tail)}.bin`, "edited")
@@ -632,9 +649,7 @@ describe("journal rebuild", () => {
   })
 
   it("the projection dossier wrote, without a legacy import: import says there is nothing to import", () => {
-    const dir = tempWorkdir()
-    ok(dir, ["append", "--study", "s", "--input", putInput(dir, "b.json", batch)])
-    ok(dir, ["rebuild", "--study", "s"])
+    const dir = withBatchRebuilt()
     const e = refused(dir, ["import", "--study", "s"], "InvalidManifest")
     expect(e.message).toBe(
       "The manifest is refused: manifest.json is the projection dossier wrote from this study's journal, not a legacy manifest: the journal already holds what it says, so there is nothing to import."
@@ -644,9 +659,7 @@ describe("journal rebuild", () => {
   })
 
   it("a projection edited by hand: rebuild and import refuse, and both say to move it away", () => {
-    const dir = tempWorkdir()
-    ok(dir, ["append", "--study", "s", "--input", putInput(dir, "b.json", batch)])
-    ok(dir, ["rebuild", "--study", "s"])
+    const dir = withBatchRebuilt()
     const manifest = path.join(dir, "research/s/manifest.json")
     fs.writeFileSync(
       manifest,
@@ -673,9 +686,7 @@ describe("journal rebuild", () => {
   })
 
   it("AliasedFile for a symlinked manifest or a hard-linked index", () => {
-    const dir = tempWorkdir()
-    ok(dir, ["append", "--study", "s", "--input", putInput(dir, "b.json", batch)])
-    ok(dir, ["rebuild", "--study", "s"])
+    const dir = withBatchRebuilt()
     fs.linkSync(path.join(dir, "research/s/index.json"), path.join(dir, "index-copy.json"))
     expect(refused(dir, ["rebuild", "--study", "s"], "AliasedFile").path).toBe("research/s/index.json")
     fs.rmSync(path.join(dir, "index-copy.json"))

@@ -9,22 +9,25 @@ import { execFileSync } from "node:child_process"
 import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { leaksNothing, put, putInput, runCli, snapshot, tempWorkdir } from "../support/cli.js"
+import { copyOfTemplate, leaksNothing, put, putInput, runCli, snapshot, tempWorkdir } from "../support/cli.js"
 
 const sha = (s: string) => createHash("sha256").update(s).digest("hex")
 const NOW = "2026-11-30T10:00:00.000Z"
 
-const started = () => {
-  const dir = tempWorkdir()
-  const input = putInput(dir, "start.json", {
-    goal: "Compare X and Y",
-    limits: ["public sources only"],
-    nextAction: "search"
+/**
+ * A fresh folder with a plan started: started through the CLI once per file (the answer checked
+ * there) and copied per test, since the tests that start from it check what comes after.
+ */
+const started = () =>
+  copyOfTemplate("plan-started", (dir) => {
+    const input = putInput(dir, "start.json", {
+      goal: "Compare X and Y",
+      limits: ["public sources only"],
+      nextAction: "search"
+    })
+    const r = runCli(["plan", "start", "--workdir", dir, "--input", input, "--now", NOW, "--json"])
+    expect(r.json).toEqual({ ok: true, revision: 1, created: true })
   })
-  const r = runCli(["plan", "start", "--workdir", dir, "--input", input, "--now", NOW, "--json"])
-  expect(r.json).toEqual({ ok: true, revision: 1, created: true })
-  return dir
-}
 
 const checkpoint = (dir: string, value: unknown, expected: number, extra: Array<string> = []) =>
   runCli([
