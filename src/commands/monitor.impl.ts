@@ -1,5 +1,6 @@
 /** Handlers of `dossier monitor …` (`dossier next`'s is in ./next.impl.ts). */
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import type * as Schema from "effect/Schema"
 import type { DossierError } from "../domain/AllErrors.js"
@@ -100,6 +101,7 @@ const withInputOrFlags = <F extends Flags, I, A extends object>(
         flag: `--${f.name}`,
         field: f.field,
         needed: f.needed === true,
+        choices: f.kind === "optionalText" && f.value === "status",
         value: values[key] as Option.Option<unknown>
       }]
       : []
@@ -115,13 +117,21 @@ const withInputOrFlags = <F extends Flags, I, A extends object>(
   if (missing.length > 0) return usageError(`${command} needs --input <path> or the flags ${missing.join(", ")}`)
   const value: Record<string, unknown> = {}
   for (const f of given) setPath(value, f.field, Option.getOrThrow(f.value))
-  const decoded = Effect.mapError(decodeWith(schema)(value), (e) =>
-    new InvalidInput({
-      issues: e.issues.map((i) => {
-        const hit = fields.find((f) => i.path === f.field || i.path.startsWith(`${f.field}.`))
-        return hit === undefined ? i : { path: hit.flag, message: i.message }
-      })
-    }))
+  const decodedFlags = decodeWith(schema)(value)
+  const issues = Either.isLeft(decodedFlags)
+    ? decodedFlags.left.issues.map((i) => {
+      const hit = fields.find((f) => i.path === f.field || i.path.startsWith(`${f.field}.`))
+      return { path: hit === undefined ? i.path : hit.flag, message: i.message, choices: hit?.choices === true }
+    })
+    : []
+  // A value that is none of its flag's choices (`--status bogus`) fails the flag's own validation:
+  // a mistake of the command line (exit 2), as `--timeout abc` is. Another value (an id) is input.
+  const notAChoice = issues.filter((i) => i.choices)
+  if (notAChoice.length > 0) return usageError(notAChoice.map((i) => `${i.path} <status>: ${i.message}`).join("; "))
+  const decoded = Either.mapLeft(
+    decodedFlags,
+    () => new InvalidInput({ issues: issues.map((i) => ({ path: i.path, message: i.message })) })
+  )
   // A refusal that names what is missing names the option, as the action was given as options.
   const asOptions = (e: DossierError): DossierError => {
     if (e._tag !== "DispositionRefused" || e.missing === undefined) return e
