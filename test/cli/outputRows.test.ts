@@ -16,6 +16,7 @@ const rowFields = (name: string, field: string): Array<string> => {
 describe("output schemas type their rows", () => {
   it.each([
     ["journal-list-output", "studies", ["events", "head", "study", "tail"]],
+    ["status-output", "studies", ["checkpoint", "events", "head", "selected", "study", "tail"]],
     ["monitor-list-output", "subscriptions", [
       "activeRunId",
       "id",

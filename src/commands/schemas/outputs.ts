@@ -9,6 +9,7 @@ import * as Schema from "effect/Schema"
 import { Authenticity } from "../../domain/ExecErrors.js"
 import { ExecutionRecord, VerifyFinding } from "../../domain/Execution.js"
 import { StoredGrant } from "../../domain/Grant.js"
+import { CheckpointView, Head, SelectionView } from "../../domain/JournalOutput.js"
 import { RunStatus, SubscriptionKind, SubscriptionStatus } from "../../domain/MonitorSchema.js"
 
 const Ok = Schema.Literal(true)
@@ -68,7 +69,14 @@ export const outputSchemas = (): Record<string, Schema.Schema.Any> => ({
     planError: Schema.NullOr(Schema.Struct({ _tag: Schema.String, message: Schema.String })).annotations({
       description: "Why plan.md cannot be read (plan is then null too); null when it can, or there is none."
     }),
-    studies: Rows("Each study: study, events, head, tail, selected, checkpoint."),
+    studies: Schema.Array(Schema.Struct({
+      study: Schema.String,
+      events: Schema.NullOr(Schema.Number).annotations({ description: "null when the journal cannot be read" }),
+      head: Schema.NullOr(Head),
+      tail: Schema.Literal("clean", "unterminated", "corrupt"),
+      selected: Schema.NullOr(SelectionView),
+      checkpoint: Schema.NullOr(CheckpointView)
+    })).annotations({ description: "Each study under research/ with a journal, as journal list lists it." }),
     monitor: Obj("subscriptions, due, activeRuns, unresolvedOutcomes (counts)."),
     grants: Obj(
       "active (count); damaged and unreadableExecutions, as grant list lists them."
