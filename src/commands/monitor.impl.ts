@@ -34,7 +34,7 @@ import {
   setSubscriptionStatusFlags,
   transitionRunFlags
 } from "./monitor.js"
-import type { Flags, ValuesOf } from "./Spec.js"
+import { type Flags, isChoiceFlag, type ValuesOf } from "./Spec.js"
 import { type AnyWork, type CommandWork, usageError } from "./Work.js"
 
 interface Base {
@@ -83,8 +83,8 @@ const setPath = (target: Record<string, unknown>, dotted: string, value: unknown
 
 /**
  * The input of a small monitor action: the `--input` file, or the same fields given as the flags
- * that declare a `field` (validated by the same Schema; an issue names the flag). Both together,
- * or neither, is a UsageError; the flag form needs every flag declared `needed`.
+ * that declare a `field` (validated by the same Schema; an issue names the flag). Both, neither, a
+ * `needed` flag left out, or a value none of its flag's choices (`--status bogus`) is a UsageError.
  */
 const withInputOrFlags = <F extends Flags, I, A extends object>(
   o: ValuesOf<F, {}> & WithInputOrFlags,
@@ -101,12 +101,12 @@ const withInputOrFlags = <F extends Flags, I, A extends object>(
         flag: `--${f.name}`,
         field: f.field,
         needed: f.needed === true,
-        choices: f.kind === "optionalText" && f.value === "status",
         value: values[key] as Option.Option<unknown>
       }]
       : []
   )
   const given = fields.filter((f) => Option.isSome(f.value))
+  const choices = new Set(Object.values(flags).filter(isChoiceFlag).map((f) => `--${f.name}`))
   if (Option.isSome(o.input)) {
     if (given.length > 0) {
       return usageError(`${command}: give --input or the flags (${given.map((f) => f.flag).join(", ")}), not both`)
@@ -117,21 +117,15 @@ const withInputOrFlags = <F extends Flags, I, A extends object>(
   if (missing.length > 0) return usageError(`${command} needs --input <path> or the flags ${missing.join(", ")}`)
   const value: Record<string, unknown> = {}
   for (const f of given) setPath(value, f.field, Option.getOrThrow(f.value))
-  const decodedFlags = decodeWith(schema)(value)
-  const issues = Either.isLeft(decodedFlags)
-    ? decodedFlags.left.issues.map((i) => {
-      const hit = fields.find((f) => i.path === f.field || i.path.startsWith(`${f.field}.`))
-      return { path: hit === undefined ? i.path : hit.flag, message: i.message, choices: hit?.choices === true }
-    })
-    : []
-  // A value that is none of its flag's choices (`--status bogus`) fails the flag's own validation:
-  // a mistake of the command line (exit 2), as `--timeout abc` is. Another value (an id) is input.
-  const notAChoice = issues.filter((i) => i.choices)
+  const decoded = Either.mapLeft(decodeWith(schema)(value), (e) =>
+    new InvalidInput({
+      issues: e.issues.map((i) => {
+        const hit = fields.find((f) => i.path === f.field || i.path.startsWith(`${f.field}.`))
+        return hit === undefined ? i : { path: hit.flag, message: i.message }
+      })
+    }))
+  const notAChoice = Either.isLeft(decoded) ? decoded.left.issues.filter((i) => choices.has(i.path)) : []
   if (notAChoice.length > 0) return usageError(notAChoice.map((i) => `${i.path} <status>: ${i.message}`).join("; "))
-  const decoded = Either.mapLeft(
-    decodedFlags,
-    () => new InvalidInput({ issues: issues.map((i) => ({ path: i.path, message: i.message })) })
-  )
   // A refusal that names what is missing names the option, as the action was given as options.
   const asOptions = (e: DossierError): DossierError => {
     if (e._tag !== "DispositionRefused" || e.missing === undefined) return e
