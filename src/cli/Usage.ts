@@ -14,6 +14,7 @@ import {
   type ArgSpec,
   type CommandSpec,
   type FlagSpec,
+  input,
   isRequired,
   json,
   now,
@@ -204,6 +205,14 @@ const emptyValueBeside = (argv: ReadonlyArray<string>, r: Route): Route | undefi
   return undefined
 }
 
+/** `dossier --version`: the shared options may stand beside it, nothing else. */
+const versionLine: CommandSpec = {
+  path: ["--version"],
+  description: "Print the version.",
+  flags: { workdir, json, now, input },
+  run: () => Promise.reject(new Error("--version runs no command"))
+}
+
 /** Route a command line the fast path declined. */
 export const route = (argv: ReadonlyArray<string>): Route => {
   const r = routeLine(argv)
@@ -222,7 +231,9 @@ const routeLine = (argv: ReadonlyArray<string>): Route => {
   }
   if (first.startsWith("-")) {
     if (HELP.has(first)) return { _tag: "Help", path: [] }
-    if (first === "--version" || first === "-V") return { _tag: "Version" }
+    if (first === "--version" || first === "-V") {
+      return argv.some((a) => HELP.has(a)) ? { _tag: "Version" } : parseCommand(versionLine, argv)
+    }
     // The shared options may stand before the command (src/cli/Bundles.ts `commandFirst`).
     const moved = commandFirst(argv)
     if (moved !== argv) return routeLine(moved)
@@ -263,7 +274,6 @@ export const parseCommand = (spec: CommandSpec, words: ReadonlyArray<string>): R
   const rest = dashes === -1 ? words : words.slice(0, dashes)
   const forced = dashes === -1 ? [] : words.slice(dashes + 1)
   if (rest.some((a) => HELP.has(a))) return { _tag: "Help", path: spec.path }
-  if (rest.includes("--version")) return { _tag: "Version" }
   const name = commandName(spec)
   if (rest.includes("--wizard")) {
     return usage(
@@ -276,8 +286,13 @@ export const parseCommand = (spec: CommandSpec, words: ReadonlyArray<string>): R
   const raw = new Map<string, string | boolean>()
   const positionals: Array<string> = []
   let flagsDone = false
+  let version = false
   for (let i = 0; i < rest.length; i++) {
     const tok = rest[i]!
+    if (!flagsDone && (tok === "--version" || tok === "-V")) {
+      version = true
+      continue
+    }
     if (flagsDone || !tok.startsWith("-") || tok === "-") {
       positionals.push(tok)
       continue
@@ -322,10 +337,15 @@ export const parseCommand = (spec: CommandSpec, words: ReadonlyArray<string>): R
     const extra = positionals[args.length]!
     return usage(
       args.length === 0
-        ? `unexpected argument '${extra}' for '${name}' (it takes options only; see ${name} --help)`
+        ? `unexpected argument '${extra}' for '${name}' (it takes options only; see ${
+          spec === versionLine ? "dossier" : name
+        } --help)`
         : `unexpected argument '${extra}' for '${name}' (it takes ${args.map(([, a]) => `<${a.name}>`).join(" ")})`
     )
   }
+  // `--version` prints the version whatever the command, once the rest of the line is well formed
+  // (an unknown option beside it is the UsageError it is everywhere else).
+  if (version) return { _tag: "Version" }
   const converted = toValues(spec, raw, positionals, forced)
   return converted._tag === "Miss" ? usage(converted.message) : { _tag: "Run", spec, values: converted.values }
 }

@@ -195,6 +195,12 @@ export const now = {
 /** Flag names every command that has them explains in `dossier --help` instead of on its own page. */
 export const SHARED_FLAGS: ReadonlyArray<FlagSpec> = [workdir, json, now, input]
 
+/**
+ * A flag whose value is one of a few words (`--status`, `--to`, `--disposition`): another value
+ * fails the flag's own validation, a UsageError (exit 2) like `--timeout abc`.
+ */
+export const isChoiceFlag = (f: FlagSpec): boolean => f.kind === "optionalText" && f.value === "status"
+
 /** Must the flag be given? (A text or integer flag without a default, or a required optionalText.) */
 export const isRequired = (f: FlagSpec): boolean =>
   (f.kind === "text" && f.default === undefined) ||

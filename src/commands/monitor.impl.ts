@@ -1,5 +1,6 @@
 /** Handlers of `dossier monitor …` (`dossier next`'s is in ./next.impl.ts). */
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import type * as Schema from "effect/Schema"
 import type { DossierError } from "../domain/AllErrors.js"
@@ -33,7 +34,7 @@ import {
   setSubscriptionStatusFlags,
   transitionRunFlags
 } from "./monitor.js"
-import type { Flags, ValuesOf } from "./Spec.js"
+import { type Flags, isChoiceFlag, type ValuesOf } from "./Spec.js"
 import { type AnyWork, type CommandWork, usageError } from "./Work.js"
 
 interface Base {
@@ -82,8 +83,8 @@ const setPath = (target: Record<string, unknown>, dotted: string, value: unknown
 
 /**
  * The input of a small monitor action: the `--input` file, or the same fields given as the flags
- * that declare a `field` (validated by the same Schema; an issue names the flag). Both together,
- * or neither, is a UsageError; the flag form needs every flag declared `needed`.
+ * that declare a `field` (validated by the same Schema; an issue names the flag). Both, neither, a
+ * `needed` flag left out, or a value none of its flag's choices (`--status bogus`) is a UsageError.
  */
 const withInputOrFlags = <F extends Flags, I, A extends object>(
   o: ValuesOf<F, {}> & WithInputOrFlags,
@@ -105,6 +106,7 @@ const withInputOrFlags = <F extends Flags, I, A extends object>(
       : []
   )
   const given = fields.filter((f) => Option.isSome(f.value))
+  const choices = new Set(Object.values(flags).filter(isChoiceFlag).map((f) => `--${f.name}`))
   if (Option.isSome(o.input)) {
     if (given.length > 0) {
       return usageError(`${command}: give --input or the flags (${given.map((f) => f.flag).join(", ")}), not both`)
@@ -115,13 +117,15 @@ const withInputOrFlags = <F extends Flags, I, A extends object>(
   if (missing.length > 0) return usageError(`${command} needs --input <path> or the flags ${missing.join(", ")}`)
   const value: Record<string, unknown> = {}
   for (const f of given) setPath(value, f.field, Option.getOrThrow(f.value))
-  const decoded = Effect.mapError(decodeWith(schema)(value), (e) =>
+  const decoded = Either.mapLeft(decodeWith(schema)(value), (e) =>
     new InvalidInput({
       issues: e.issues.map((i) => {
         const hit = fields.find((f) => i.path === f.field || i.path.startsWith(`${f.field}.`))
         return hit === undefined ? i : { path: hit.flag, message: i.message }
       })
     }))
+  const notAChoice = Either.isLeft(decoded) ? decoded.left.issues.filter((i) => choices.has(i.path)) : []
+  if (notAChoice.length > 0) return usageError(notAChoice.map((i) => `${i.path} <status>: ${i.message}`).join("; "))
   // A refusal that names what is missing names the option, as the action was given as options.
   const asOptions = (e: DossierError): DossierError => {
     if (e._tag !== "DispositionRefused" || e.missing === undefined) return e

@@ -1,7 +1,7 @@
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { UsageError } from "../domain/CliErrors.js"
-import { InvalidInput, unsafePathWhy } from "../domain/Errors.js"
+import { unsafePathWhy } from "../domain/Errors.js"
 import { type Finding, PlanCheckpointInput, type PlanInspectOutput, PlanStartInput } from "../domain/Plan.js"
 import { expectedOnlyWithReplace } from "../domain/PlanRules.js"
 import { commandLineNote } from "../domain/StoreNotes.js"
@@ -100,14 +100,12 @@ const startWork = (o: Parameters<typeof start>[0]) =>
           detail: expectedOnlyWithReplace("expectedRevision in the input file", "--replace-goal")
         })
       }
-      // The library names its own option (`expected`); the command line names the flag.
+      // A missing argument, as the revision without --replace-goal above is a stray one (exit 2);
+      // the library names its own option (`expected`), the command line the flag.
       if (o.replaceGoal && Option.isNone(o.expected) && input.expectedRevision === undefined) {
-        return yield* new InvalidInput({
-          issues: [{
-            path: "--expected",
-            message:
-              "--replace-goal needs --expected <revision> (or expectedRevision in the input): the revision you reconciled"
-          }]
+        return yield* new UsageError({
+          detail:
+            "--replace-goal needs --expected <revision> (or expectedRevision in the input): the revision you reconciled"
         })
       }
       const plan = yield* Plan

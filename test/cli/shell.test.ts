@@ -400,9 +400,10 @@ describe("flags instead of input files", () => {
     expect(
       refusal(
         at(dir, ["monitor", "transition-run", "--run", runId, "--expected", "1", "--to", "flying", "--now", now]),
-        "InvalidInput"
-      ).issues[0].path
-    ).toBe("--to")
+        "UsageError",
+        2
+      ).message
+    ).toMatch(/^--to <status>: /)
     const t = okJson(
       at(dir, [
         "monitor",

@@ -50,12 +50,13 @@ describe("refusals name the input as the caller gave it", () => {
 
   it("a value outside its literals: --status on the command line, status in a tool call", async () => {
     const flags = ["--subscription", "lit", "--expected", "1", "--status", "bogus"]
+    // None of the flag's choices: the flag's own validation fails, a UsageError (docs/cli.md).
     const onCli = cli(["monitor", "set-subscription-status", ...flags])
-    expect(onCli._tag).toBe("InvalidInput")
-    expect(onCli.issues.map((i: { path: string }) => i.path)).toEqual(["--status"])
+    expect(onCli._tag).toBe("UsageError")
+    expect(onCli.message).toMatch(/^--status <status>: Expected "active"/)
     const onTool = await tool("monitor_set_subscription_status", { subscription: "lit", expected: 1, status: "bogus" })
-    expect(onTool._tag).toBe("InvalidInput")
-    expect(onTool.issues).toEqual([{ path: "status", message: onCli.issues[0].message }])
+    expect(onTool._tag).toBe("UsageError")
+    expect(onTool.message).toBe(onCli.message.replace("--status <status>", "status"))
   })
 
   it("a malformed id and a value outside its literals: the flag on the command line, the argument in a tool call", async () => {
@@ -64,14 +65,13 @@ describe("refusals name the input as the caller gave it", () => {
     const onTool = await tool("monitor_show", { subscription: "a b" })
     expect(onTool.issues.map((i: { path: string }) => i.path)).toEqual(["subscription"])
     const bad = ["--run", "lit.w0", "--outcome", "o1", "--disposition", "bogus"]
-    expect(cli(["monitor", "set-outcome-disposition", ...bad]).issues.map((i: { path: string }) => i.path))
-      .toEqual(["--disposition"])
-    const toolIssues = (await tool("monitor_set_outcome_disposition", {
+    expect(cli(["monitor", "set-outcome-disposition", ...bad]).message).toMatch(/^--disposition <status>: /)
+    const toolUsage = await tool("monitor_set_outcome_disposition", {
       run: "lit.w0",
       outcome: "o1",
       disposition: "bogus"
-    })).issues
-    expect(toolIssues.map((i: { path: string }) => i.path)).toEqual(["disposition"])
+    })
+    expect(toolUsage).toMatchObject({ _tag: "UsageError", message: expect.stringMatching(/^disposition: /) })
   })
 
   it("an option of two words is named by its argument's key (--review-item → reviewItem)", () => {

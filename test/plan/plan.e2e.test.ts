@@ -95,11 +95,8 @@ describe("plan inspect / start", () => {
       "GoalConflict"
     )
     expect(conflict.current).toBe("Compare X and Y")
-    refuses(
-      dir,
-      () => runCli(["plan", "start", "--workdir", dir, "--input", other, "--replace-goal", "--json"]),
-      "InvalidInput"
-    )
+    const noRevision = runCli(["plan", "start", "--workdir", dir, "--input", other, "--replace-goal", "--json"])
+    expect({ code: noRevision.code, tag: noRevision.json?.error?._tag }).toEqual({ code: 2, tag: "UsageError" })
     refuses(
       dir,
       () =>
@@ -150,25 +147,24 @@ describe("plan inspect / start", () => {
     expect(fs.existsSync(path.join(dir, ".dossier"))).toBe(false)
   })
 
-  it("--replace-goal without a revision is InvalidInput at --expected whatever the folder holds", () => {
+  it("--replace-goal without a revision is a UsageError naming --expected whatever the folder holds", () => {
     // No plan: it used to create one, though --help says the flag needs --expected.
     const dir = tempWorkdir()
     const input = putInput(dir, "start.json", { goal: "g", limits: [], nextAction: "n" })
-    const e = refuses(
-      dir,
-      () => runCli(["plan", "start", "--workdir", dir, "--input", input, "--replace-goal", "--json"]),
-      "InvalidInput"
-    )
-    expect(e.issues.map((i: { path: string }) => i.path)).toEqual(["--expected"])
+    const missing = () => runCli(["plan", "start", "--workdir", dir, "--input", input, "--replace-goal", "--json"])
+    const usage = () => {
+      const before = snapshot(dir)
+      const r = missing()
+      expect({ code: r.code, tag: r.json?.error?._tag }, r.stdout + r.stderr).toEqual({ code: 2, tag: "UsageError" })
+      expect(r.json.error.message).toContain("--expected")
+      expect(snapshot(dir)).toEqual(before)
+    }
+    usage()
     expect(fs.existsSync(path.join(dir, "plan.md"))).toBe(false)
     expect(fs.existsSync(path.join(dir, ".dossier"))).toBe(false)
     // The same goal: refused too, not a silent no-op.
     expect(runCli(["plan", "start", "--workdir", dir, "--input", input, "--json"]).json.created).toBe(true)
-    refuses(
-      dir,
-      () => runCli(["plan", "start", "--workdir", dir, "--input", input, "--replace-goal", "--json"]),
-      "InvalidInput"
-    )
+    usage()
   })
 
   it("a revision without --replace-goal is a UsageError (flag or input field), never ignored", () => {

@@ -1,13 +1,16 @@
 /**
  * Success outputs (`--json`, and an MCP tool's `structuredContent`) of the commands whose
- * output has no Schema of its own elsewhere: their top-level fields, with what is below them
- * described in words (each nested record has its own schema where one exists: `grant-record`,
+ * output has no Schema of its own elsewhere: their top-level fields, the rows of the lists typed
+ * field by field (test/cli/outputRows.test.ts), what is deeper still described in words where it
+ * is not typed yet (each nested record has its own schema where one exists: `grant-record`,
  * `grant-event`, `execution-record`, `subscription-record`, `run-record`).
  */
 import * as Schema from "effect/Schema"
 import { Authenticity } from "../../domain/ExecErrors.js"
 import { ExecutionRecord, VerifyFinding } from "../../domain/Execution.js"
 import { StoredGrant } from "../../domain/Grant.js"
+import { CheckpointView, Head, SelectionView } from "../../domain/JournalOutput.js"
+import { RunStatus, SubscriptionKind, SubscriptionStatus } from "../../domain/MonitorSchema.js"
 
 const Ok = Schema.Literal(true)
 const Anything = Schema.Unknown
@@ -20,6 +23,9 @@ const NullableObj = (description: string) =>
 const Transfer = Obj(
   "plan {revision, copied}, captures, journals [{study, events}], subscriptions, runs, reports, grants, grantEvents, executions (counts copied), files {copied, same} (execution logs included), kept (files there with other bytes, not overwritten), missing (named files the source lacks), skipped (named files at a path of dossier's own state here: .dossier/, plan.md, a journal's files; never written)."
 )
+
+const Unreadable = Schema.Literal("unreadable")
+const UNREADABLE_ROW = "A record that cannot be read is listed by id with status unreadable and null fields."
 
 const GrantState = Schema.Literal("active", "revoked", "expired", "exhausted")
 
@@ -63,7 +69,14 @@ export const outputSchemas = (): Record<string, Schema.Schema.Any> => ({
     planError: Schema.NullOr(Schema.Struct({ _tag: Schema.String, message: Schema.String })).annotations({
       description: "Why plan.md cannot be read (plan is then null too); null when it can, or there is none."
     }),
-    studies: Rows("Each study: study, events, head, tail, selected, checkpoint."),
+    studies: Schema.Array(Schema.Struct({
+      study: Schema.String,
+      events: Schema.NullOr(Schema.Number).annotations({ description: "null when the journal cannot be read" }),
+      head: Schema.NullOr(Head),
+      tail: Schema.Literal("clean", "unterminated", "corrupt"),
+      selected: Schema.NullOr(SelectionView),
+      checkpoint: Schema.NullOr(CheckpointView)
+    })).annotations({ description: "Each study under research/ with a journal, as journal list lists it." }),
     monitor: Obj("subscriptions, due, activeRuns, unresolvedOutcomes (counts)."),
     grants: Obj(
       "active (count); damaged and unreadableExecutions, as grant list lists them."
@@ -88,14 +101,41 @@ export const outputSchemas = (): Record<string, Schema.Schema.Any> => ({
   }),
   "monitor-list-output": Schema.Struct({
     ok: Ok,
-    subscriptions: Rows(
-      "id, status, kind, target, nextDueAt, nextWindowAt (when it is next due: with an active run, the window after the run's), activeRunId, revision (creation order)."
-    ),
-    runs: Rows("id, subscriptionId, status, revision, windowStart (creation order).")
+    subscriptions: Schema.Array(Schema.Struct({
+      id: Schema.String,
+      status: Schema.Union(SubscriptionStatus, Unreadable),
+      revision: Schema.NullOr(Schema.Number),
+      kind: Schema.NullOr(SubscriptionKind),
+      target: Schema.NullOr(Schema.String),
+      nextDueAt: Schema.NullOr(Schema.String),
+      nextWindowAt: Schema.NullOr(Schema.String).annotations({
+        description: "When it is next due: with an active run, the window after the run's."
+      }),
+      activeRunId: Schema.NullOr(Schema.String)
+    })).annotations({ description: `In creation order. ${UNREADABLE_ROW}` }),
+    runs: Schema.Array(Schema.Struct({
+      id: Schema.String,
+      subscriptionId: Schema.NullOr(Schema.String),
+      status: Schema.Union(RunStatus, Unreadable),
+      revision: Schema.NullOr(Schema.Number),
+      windowStart: Schema.NullOr(Schema.String)
+    })).annotations({ description: `In creation order. ${UNREADABLE_ROW}` })
   }),
   "source-follow-output": Schema.Struct({
     ok: Ok,
-    matches: Rows("Each {path, sha256, registered, origin, start, end, line, paragraph, section}."),
+    matches: Schema.Array(Schema.Struct({
+      path: Schema.String,
+      sha256: Schema.String,
+      registered: Schema.Boolean.annotations({
+        description: "Whether the file's current bytes are the ones the plan registered."
+      }),
+      origin: Schema.NullOr(Schema.String),
+      start: Schema.Number.annotations({ description: "Code points into the file's text." }),
+      end: Schema.Number,
+      line: Schema.Number,
+      paragraph: Schema.String,
+      section: Schema.NullOr(Schema.String).annotations({ description: "The nearest heading above." })
+    })),
     skipped: Rows(
       "Files under research/sources/ a search without --path could not read as text, each {path, error, message}: the error tag --path naming it answers (UnsafePath for a hard link, symlink or special file; LimitExceeded; InvalidInput for bytes that are not UTF-8; IoError) and its sentence; {path: research/sources, error: LimitExceeded} when it holds more files than are searched (10,000). Empty with --path."
     ),
@@ -119,10 +159,19 @@ export const outputSchemas = (): Record<string, Schema.Schema.Any> => ({
   "grant-narrow-output": Schema.Struct({ ok: Ok, ...GrantStatus }),
   "grant-list-output": Schema.Struct({
     ok: Ok,
-    grants: Rows("Each {id, task, parent, state, deadline, budget, remaining, children}."),
-    damaged: Rows(
-      "Each {id, error}: a grant whose record (or an ancestor's) cannot be read or verified; error: what grant show answers."
-    ),
+    grants: Schema.Array(Schema.Struct({
+      id: Schema.String,
+      task: Schema.String,
+      parent: Schema.NullOr(Schema.String),
+      state: GrantStatus.state,
+      deadline: GrantStatus.deadline,
+      budget: GrantStatus.budget,
+      remaining: GrantStatus.remaining,
+      children: GrantStatus.children
+    })),
+    damaged: Schema.Array(Schema.Struct({ id: Schema.String, error: Schema.String })).annotations({
+      description: "A grant whose record (or an ancestor's) cannot be read or verified; error: what grant show answers."
+    }),
     unreadableExecutions: Schema.Array(Schema.String).annotations({
       description:
         "Ids of execution records that do not decode: runs charged to no grant, so remaining overstates; exec refuses until each is restored or removed."
