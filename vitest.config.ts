@@ -118,6 +118,8 @@ const isolated = [
   "test/bench/support.test.ts",
   "test/cli/bundles.test.ts",
   "test/cli/timezones.test.ts",
+  "test/exec/markers-before-lock.test.ts",
+  "test/exec/service.test.ts",
   "test/foundation/Lock.test.ts",
   "test/foundation/faults.boundary.test.ts",
   "test/harness/**/*.test.ts",
