@@ -101,7 +101,7 @@ export class BindingRefused extends Schema.TaggedError<BindingRefused>()("Bindin
       case "no-database":
         return `The database the store URL names for ${dossier} does not exist on the server (SQLSTATE 3D000); nothing was changed.`
       case "no-dossier":
-        return `The shared dossier '${this.dossier}' does not exist in the database the store URL names (its name mistyped in this folder's binding, or the dossier removed there), and only 'init --store' creates one, so ${command} has nothing to read, write or copy; nothing was changed.`
+        return `The shared dossier '${this.dossier}' does not exist in the database the store URL names (its name mistyped in this folder's binding, or the dossier removed there), and a dossier is created only when a folder is bound to a new one, so ${command} has nothing to read, write or copy; nothing was changed.`
       case "no-password":
         return `The server asks for a password for the role ${command} connects as for ${dossier}, and none was given (none in the store URL, PGPASSWORD or the password file); nothing was changed.`
       case "bound-elsewhere":

@@ -38,7 +38,7 @@ export const NO_PASSWORD_REASON =
  * creates a dossier, so a bound command refuses rather than create it or read it as empty.
  */
 export const NO_DOSSIER_REASON =
-  `the shared dossier the folder is bound to does not exist in the database (its name mistyped, or the dossier removed); only \`dossier init --store\` creates one; ${STAYS}`
+  `the shared dossier the folder is bound to does not exist in the database (its name mistyped, or the dossier removed); a dossier is created only when a folder is bound to a new one; ${STAYS}`
 
 /** Every reason above. */
 export const LASTING_REASONS: ReadonlySet<string> = new Set([
