@@ -36,6 +36,15 @@ const entryAt = (fd: number, name: Buffer) => Buffer.concat([Buffer.from(`/proc/
 
 const codeOf = (e: unknown): string => (e as NodeJS.ErrnoException)?.code ?? "EUNKNOWN"
 
+/** The names (raw bytes) in the directory held by `fd`, or the error code. */
+const listAt = (fd: number): Array<Buffer> | string => {
+  try {
+    return fs.readdirSync(`/proc/self/fd/${fd}`, { encoding: "buffer" })
+  } catch (e) {
+    return codeOf(e)
+  }
+}
+
 /** What a walk found (`WorkTree.scanUpTo`). */
 type Walked = { entries: Array<TreeEntry>; incomplete: string | null; unnamed: Array<UnnamedFile> }
 
@@ -134,13 +143,6 @@ export const WorkTreeLive = Layer.effect(
                 return "ECHANGED"
               }
               return below
-            }
-            const listAt = (fd: number): Array<Buffer> | string => {
-              try {
-                return fs.readdirSync(`/proc/self/fd/${fd}`, { encoding: "buffer" })
-              } catch (e) {
-                return codeOf(e)
-              }
             }
             /**
              * An entry whose name is not UTF-8 has no path a record can hold, but what it holds is
@@ -338,12 +340,10 @@ export const WorkTreeLive = Layer.effect(
       }
       const stack: Array<Frame> = []
       const names = (fd: number): Array<Buffer> | null => {
-        try {
-          return fs.readdirSync(`/proc/self/fd/${fd}`, { encoding: "buffer" })
-        } catch {
-          unchecked++
-          return null
-        }
+        const listed = listAt(fd)
+        if (typeof listed !== "string") return listed
+        unchecked++
+        return null
       }
       try {
         stack.push({ fd: top.fd, close: top.close, path: rel, names: names(top.fd) ?? [] })
