@@ -109,8 +109,9 @@ const common = {
 /**
  * The files that need a process of their own: a fresh fork each. The model harness keeps a tally
  * from one file to the next; the others change the environment, the time zone or the console,
- * hold the lock from a worker thread, or reach modules that keep state between calls (signal
- * handlers, hashing workers) in the test process itself.
+ * hold the lock from a worker thread, count every socket write of the process (a socket an
+ * earlier file in a shared thread left open would add to it), or reach modules that keep state
+ * between calls (signal handlers, hashing workers) in the test process itself.
  */
 const isolated = [
   "test/bench/floor.test.ts",
@@ -125,7 +126,9 @@ const isolated = [
   "test/harness/**/*.test.ts",
   "test/monitor/windows.props.test.ts",
   "test/store/pg.grants.test.ts",
-  "test/store/pg.harness.test.ts"
+  "test/store/pg.harness.test.ts",
+  "test/store/pg.journal.append.test.ts",
+  "test/store/pg.journal.command.test.ts"
 ]
 
 export default defineConfig({
