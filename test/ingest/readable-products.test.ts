@@ -52,7 +52,8 @@
  * readable/protectionPlans.ts `withoutPlanOffers` a protection plan offered with the product,
  * readable/paymentMethods.ts `withoutWalletLines` the wallets a shop's checkout takes,
  * readable/content.ts `narrowProduct` a product's narrower choice beside the shop's blocks,
- * readable/descriptionTab.ts `descriptionPanel` a product's description tab as the content,
+ * readable/descriptionTab.ts `descriptionPanel` a product's description tab as the content, and
+ * `descriptionBox` a box named for the description holding a third of the chosen text,
  * readable/repeatedLines.ts `withoutRepeatedLines` a line said again in another block, and a
  * sentence said again inside a longer line).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
@@ -2798,7 +2799,11 @@ describe("readable copy: a strip of other products above the product's title", (
   })
 })
 
-/** A headphone page whose theme writes the product's features from its data, in a box named for them. */
+/**
+ * A headphone page whose theme writes the product's features from its data, in a box named for them.
+ * Its text's box is not named as the description (descriptionTab.ts `descriptionBox`): on a page this
+ * short that box would hold most of the text and stand alone as the content.
+ */
 const headphoneFeatures = (box: string) =>
   `<html><head><title>Brand Model 41 Headphones - ExampleShop</title>` +
   `<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product",` +
@@ -2807,7 +2812,7 @@ const headphoneFeatures = (box: string) =>
   <header class="site-header"><a href="/">ExampleShop</a></header>
   <main><div class="product">
   <h1>Brand Model 41 Headphones</h1>
-  <div class="product__description rte"><p>Welcome to your all-access pass to immersive sound. The Model 41
+  <div class="product__text rte"><p>Welcome to your all-access pass to immersive sound. The Model 41
   levels up your listening with adjustable bass and noise cancelling that adapts to your world, or blocks it
   out completely, and an app that tunes the sound to your own hearing.</p>
   <p>Personalized sound? You got it. With the app, dial in your hearing profile, tweak the equalizer, and
@@ -3809,5 +3814,65 @@ describe("readable copy: a sentence a product's page says again inside a longer 
   it("keeps every sentence on a page that does not say it shows a product", () => {
     const text = copy(page(""))
     expect(count(text, "Each of the two hundred species has a page of its own")).toBe(2)
+  })
+})
+
+describe("readable copy: a box named for a product's description", () => {
+  const ld = productLd.replace("Steel kettle K1", "Dark roast D4")
+  const page = (head: string, description: string) =>
+    `<html><head><title>Dark roast D4 | Example Roasters</title>${head}</head><body>
+  <header class="site-header"><a href="/">Example Roasters</a><nav><a href="/coffee">Coffee</a></nav></header>
+  <main><section class="product">
+    <div class="product__media"><img src="/d4.jpg" alt="A bag of Dark roast D4"></div>
+    <div class="product__info-container">
+      <h1 class="product__title">Dark roast D4</h1>
+      <p class="price">14.00 EUR</p>
+      <form class="product-form"><label for="grind">Grind</label><select id="grind"><option>Whole bean</option>` +
+    `<option>Ground</option></select><button type="submit">Add to cart</button></form>
+      <div class="${description} rte">
+        <p>A slow roast of beans from two farms on the slopes above the lake, taken out of the drum just before the ` +
+    `second crack so that it keeps its sweetness under the smoke.</p>
+        <p>It brews a heavy cup with little acid, good in a moka pot or a press, and it stands up to milk.</p>
+      </div>
+      <details class="product__accordion"><summary>Tasting notes</summary>
+        <ul><li>Aroma: cocoa and dried plum</li><li>Body: heavy</li><li>Acidity: low</li></ul></details>
+      <details class="product__accordion"><summary>Shipping</summary>
+        <p>Orders placed before noon leave the roastery the same day; parcels over 40 EUR travel free of charge.</p></details>
+    </div>
+  </section></main>
+  <footer><p>Copyright 2026 Example Roasters, all rights reserved.</p></footer></body></html>`
+
+  it("is the content of a page that shows one product, without the blocks the theme adds", () => {
+    for (const name of ["product__description", "product-description", "productDescription"]) {
+      const text = copy(page(ld, name))
+      expect(text).toContain("A slow roast of beans from two farms")
+      expect(text).toContain("it stands up to milk")
+      expect(text).not.toContain("cocoa and dried plum")
+      expect(text).not.toContain("leave the roastery the same day")
+    }
+  })
+
+  it("leaves the choice as it was for a box that holds under a third of the chosen text", () => {
+    const story = `<section class="product__story"><h2>From the farms</h2>` +
+      [1, 2, 3, 4].map((i) =>
+        `<p>Season ${i}: the pickers walk the rows every morning before the heat, taking only the red cherries, ` +
+        `which are washed in water from the lake and dried on raised beds for ${i + 10} days before the beans are ` +
+        `sorted by hand, bagged and carried down to the road on the backs of mules.</p>`
+      ).join("") + `</section>`
+    const text = copy(
+      page(ld, "product__description").replace(
+        `<details class="product__accordion"><summary>Tasting`,
+        `${story}<details class="product__accordion"><summary>Tasting`
+      )
+    )
+    expect(text).toContain("A slow roast of beans from two farms")
+    expect(text).toContain("the pickers walk the rows every morning")
+  })
+
+  it("leaves the choice as it was for a box named only `description`, or on a page that shows no product", () => {
+    for (const text of [copy(page(ld, "description")), copy(page("", "product__description"))]) {
+      expect(text).toContain("A slow roast of beans from two farms")
+      expect(text).toContain("leave the roastery the same day")
+    }
   })
 })

@@ -63,7 +63,7 @@ import { consentBanner } from "./consents.js"
 import { entriesCredits } from "./credits.js"
 import { aroundDataTable, dataTable } from "./dataTables.js"
 import { categoryDescription } from "./descriptions.js"
-import { descriptionPanel } from "./descriptionTab.js"
+import { descriptionBox, descriptionPanel } from "./descriptionTab.js"
 import { productDetailModals } from "./details.js"
 import { headedLinkLists } from "./directories.js"
 import {
@@ -935,7 +935,8 @@ const keepFurniture = (page: Page): void => {
  * is replaced by the page's visible text without its nameable furniture (`visibleFallback`) when
  * that holds more: never a title-only copy of a page that shows text. On a page of one product, a
  * choice that stands and holds one shown tab panel named as the description gives way to that panel
- * alone (descriptionTab.ts). Inside what is chosen, the tab panels and an accordion's answers that
+ * alone, and with no such panel, to the one box named for the product's description that holds a
+ * third of its text (descriptionTab.ts). Inside what is chosen, the tab panels and an accordion's answers that
  * wait hidden for a click are shown (`tabPanels`, accordions.ts `accordionAnswers`).
  */
 export const chooseContent = (
@@ -1015,8 +1016,9 @@ export const chooseContent = (
   // The fallbacks measured the page with their own drops (a card's list of one link left out as a
   // link list): measured again, the rules after the choice (chrome.ts) read what the copy shows.
   measure(page)
-  // On a page of one product, its description's tab is the content, without the tabs beside it (descriptionTab.ts).
-  const description = oneProduct ? descriptionPanel(page, roots) : undefined
+  // On a page of one product, its description's tab is the content, without the tabs beside it,
+  // or else the box named for its description, without the blocks the theme adds (descriptionTab.ts).
+  const description = oneProduct ? descriptionPanel(page, roots) ?? descriptionBox(page, roots) : undefined
   if (description !== undefined) return accordionAnswers(page, [description], !published)
   return accordionAnswers(page, tabPanels(page, roots, !product), !published)
 }

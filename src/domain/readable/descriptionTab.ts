@@ -11,11 +11,17 @@
  * "description") — that panel, shown and holding `MIN_TEXT` characters or more, is the content.
  */
 import type { El, Page } from "./tree.js"
-import { textContent } from "./tree.js"
+import { namesOf, textContent } from "./tree.js"
 
 /** A name that says "the description": the tab's text, or a token of the panel's id. */
 const LABEL = /^\s*(?:product\s+)?description\s*$/i
 const ID = /(?:^|[-_])description(?:$|[-_])/i
+
+/** A class or id token that names the product's description box. */
+const BOX = /^product[-_]*(?:single[-_]*)?desc(?:ription)?$/i
+
+/** The least share of the chosen roots' text a description box must hold. */
+const MIN_SHARE = 1 / 3
 
 /** The least text the panel must hold (visible characters): a description, not an empty tab. */
 const MIN_TEXT = 200
@@ -51,5 +57,30 @@ export const descriptionPanel = (page: Page, roots: ReadonlyArray<El>): El | und
     if (id !== undefined && !byId.has(id)) byId.set(id, el)
   }
   const found = panels.filter((p) => p.text >= MIN_TEXT && named(page, p, byId))
+  return found.length === 1 ? found[0] : undefined
+}
+
+/**
+ * The one shown box below `roots` whose class or id names the product's description (`BOX`),
+ * holding `MIN_TEXT` characters or more and `MIN_SHARE` of the roots' text; undefined when there
+ * is none or more than one. A box inside another such box counts once, as the outer one.
+ */
+export const descriptionBox = (page: Page, roots: ReadonlyArray<El>): El | undefined => {
+  const boxes: Array<El> = []
+  let total = 0
+  for (const root of roots) {
+    total += root.text
+    for (let i = root.order + 1; i < root.end; i++) {
+      const el = page.all[i]!
+      if (el.drop) {
+        i = el.end - 1
+        continue
+      }
+      if (!namesOf(el).split(/\s+/).some((n) => BOX.test(n))) continue
+      boxes.push(el)
+      i = el.end - 1
+    }
+  }
+  const found = boxes.filter((b) => b.text >= MIN_TEXT && b.text >= MIN_SHARE * total)
   return found.length === 1 ? found[0] : undefined
 }
