@@ -31,6 +31,12 @@ const humanRecord = (r: ExecutionRecord) =>
     `Execution ${r.id} under grant ${r.grantId}: ${r.status}${r.exitCode !== null ? `, exit code ${r.exitCode}` : ""}${
       r.signal !== null ? `, ${r.signal}` : ""
     }${r.reason !== null ? ` (${r.reason}: ${r.detail})` : r.detail !== null ? ` (${oneLine(r.detail)})` : ""}.`,
+    // Whose evidence the run is: the candidate it was run for, and the study it was linked in.
+    ...(r.candidateId === null ? [] : [
+      `  for candidate ${shownName(r.candidateId)}${
+        r.study === undefined ? "" : `, linked in study ${shownName(r.study)}'s journal`
+      }`
+    ]),
     `  wall ${r.wallSeconds} s, CPU ${r.cpuSeconds ?? "?"} s, max RSS ${r.maxRssKiB ?? "?"} KiB; stdout ${
       logSize(r.stdout)
     }, stderr ${logSize(r.stderr)}.`,

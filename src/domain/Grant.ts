@@ -401,10 +401,12 @@ export const effectiveDeadline = (
 /**
  * A child grant is contained in its parent: every input root inside one of the parent's roots,
  * its work root inside the parent's work root, tools a subset, each budget figure at most what
- * the parent has left (memory at most the parent's ceiling), deadline no later.
+ * the parent has left (memory at most the parent's ceiling), deadline no later, and the parent's
+ * candidate (`candidateId`) if it names one: a child of one candidate's grant running another
+ * candidate's experiments would be evidence for a candidate its chain was not granted to.
  */
 export const checkContained = (
-  child: Pick<GrantContent, "inputs" | "work" | "tools" | "budget" | "deadline">,
+  child: Pick<GrantContent, "inputs" | "work" | "tools" | "budget" | "deadline" | "candidateId">,
   parent: { readonly grant: StoredGrant; readonly deadline: string; readonly remaining: Figures }
 ): Either.Either<void, GrantWidening> => {
   const p = parent.grant
@@ -444,6 +446,15 @@ export const checkContained = (
       new GrantWidening({
         field: "deadline",
         detail: `${normalizeTimestamp(child.deadline)} is later than the parent's ${parent.deadline}`
+      })
+    )
+  }
+  if (p.candidateId !== null && child.candidateId !== p.candidateId) {
+    return Either.left(
+      new GrantWidening({
+        field: "candidateId",
+        detail: `grant '${p.id}' was made for candidate '${p.candidateId}', not '${child.candidateId}'; ` +
+          `give '${p.candidateId}' or leave candidateId out (the child takes its parent's)`
       })
     )
   }

@@ -55,3 +55,13 @@ export const interimHead = (bytes: Uint8Array): "final" | "incomplete" | number 
   if (end >= 0) return end
   return bytes.length >= MAX_INTERIM_HEAD_BYTES ? "final" : "incomplete"
 }
+
+/**
+ * Whether `bytes`, the start of a final response, open with `101 Switching Protocols`: a final
+ * status dossier never asks for (it sends no `Upgrade`), which undici fails as a socket error; the
+ * fetcher answers it as the spec answers any final status outside 2xx, `HttpStatus {status: 101}`.
+ */
+export const switchesProtocols = (bytes: Uint8Array): boolean =>
+  bytes.length > PATTERN.length && PATTERN.every((p, i) => p(bytes[i]!)) &&
+  bytes[PATTERN.length - 2] === 0x30 && bytes[PATTERN.length - 1] === 0x31 &&
+  (bytes[PATTERN.length] === 0x20 || bytes[PATTERN.length] === 0x0d || bytes[PATTERN.length] === 0x0a)

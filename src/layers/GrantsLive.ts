@@ -250,7 +250,9 @@ export const GrantsLive = Layer.effect(
           budget: input.budget,
           deadline: normalizeTimestamp(input.deadline),
           network: "offline",
-          candidateId: input.candidateId ?? null
+          // A child of one candidate's grant is that candidate's unless it says otherwise (refused below).
+          candidateId: input.candidateId ??
+            (input.parent === undefined ? null : snap.grants.get(input.parent)?.grant.candidateId ?? null)
         })
         // A child hides what every ancestor hides; a root inside an ancestor's protected entry is refused.
         const ancestorChain = input.parent === undefined ? [] : chainOf(snap, input.parent)

@@ -65,7 +65,7 @@ import {
   TooManyRedirects,
   UnsupportedContent
 } from "../domain/IngestErrors.js"
-import { interimHead, MAX_INTERIM_RESPONSES } from "../domain/Interim.js"
+import { interimHead, MAX_INTERIM_RESPONSES, switchesProtocols } from "../domain/Interim.js"
 import { type Exchange, type Fetched, SafeHttp, type SafeHttpShape } from "../services/SafeHttp.js"
 
 export interface Answer {
@@ -197,9 +197,11 @@ interface Wire {
   address: string
   readonly sent: Array<Buffer>
   readonly received: Array<Buffer>
+  /** The final response opened with `101 Switching Protocols` (undici then fails the request). */
+  switched: boolean
 }
 
-const newWire = (): Wire => ({ address: "", sent: [], received: [] })
+const newWire = (): Wire => ({ address: "", sent: [], received: [], switched: false })
 
 /**
  * Keep a copy of every chunk undici writes to and reads from the socket. undici writes the
@@ -229,6 +231,7 @@ const tap = (socket: Socket, wire: Wire): void => {
       if (head === "incomplete") return null
       if (head === "final") {
         const out: Buffer = held
+        wire.switched = switchesProtocols(out)
         held = null
         return out
       }
@@ -451,7 +454,10 @@ export const makeSafeHttp = (config: SafeHttpConfig): SafeHttpShape => {
           (agent) =>
             Effect.gen(function*() {
               const requestedAt = new Date(yield* Clock.currentTimeMillis)
-              const hop = yield* send(undici, current, agent)
+              const hop = yield* send(undici, current, agent).pipe(
+                Effect.catchTag("ConnectionFailed", (e) =>
+                  Effect.fail(wire.switched ? new HttpStatus({ status: 101 }) : e))
+              )
               if (REDIRECT_STATUSES.has(hop.status)) {
                 const location = header(hop, "location")
                 if (typeof location !== "string" || location.length === 0) {
@@ -501,7 +507,8 @@ export const makeSafeHttp = (config: SafeHttpConfig): SafeHttpShape => {
               )
               return { _tag: "done" as const, status: hop.status, media: media.right, body, text }
             }),
-          (agent) => Effect.promise(() => agent.destroy().catch(() => undefined))
+          (agent) =>
+            Effect.promise(() => agent.destroy().catch(() => undefined))
         )
         if (outcome._tag === "done") {
           return {

@@ -1,12 +1,13 @@
 /**
  * A grant made for one candidate (`candidateId`) runs for that candidate only, through the built
  * CLI: `exec --candidate` naming another is `GrantWidening {field: "candidateId"}` before anything
- * runs or is recorded (docs/exec.md, "A grant bound to a candidate"). Spawns the CLI.
+ * runs or is recorded (docs/exec.md, "A grant bound to a candidate"); a child of its grant is made
+ * for the same candidate. Spawns the CLI.
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { createGrant, exec, folder, refused, sandboxWorks } from "./support.js"
+import { childGrant, createGrant, exec, folder, ok, putInput, refused, sandboxWorks } from "./support.js"
 
 const recordsIn = (dir: string) => {
   const d = path.join(dir, ".dossier/executions")
@@ -37,4 +38,17 @@ describe("a grant bound to a candidate", () => {
     },
     120_000
   )
+
+  it("a child of its grant is made for the same candidate: another is GrantWidening, none takes the parent's", () => {
+    const dir = folder()
+    createGrant(dir, { candidateId: "cand-a" })
+    const child = (over: object, name: string) => ["grant", "create", "--input", putInput(dir, name, childGrant(over))]
+    const e = refused(dir, child({ candidateId: "cand-b" }, "b.json"), "GrantWidening")
+    expect(e).toMatchObject({ field: "candidateId", retryable: false })
+    expect(e.message).toContain("'cand-a'")
+    expect(ok(dir, child({}, "none.json")).grant).toMatchObject({ id: "g2", candidateId: "cand-a" })
+    expect(refused(dir, ["exec", "--grant", "g2", "--candidate", "cand-b", "--", "true"], "GrantWidening"))
+      .toMatchObject({ field: "candidateId" })
+    expect(recordsIn(dir)).toEqual([])
+  })
 })

@@ -52,6 +52,7 @@ const childOf = (budget: Figures, over: object = {}) => ({
   tools: ["bash" as const],
   budget,
   deadline: "2029-01-01T00:00:00.000Z",
+  candidateId: null,
   ...over
 })
 
@@ -82,6 +83,18 @@ describe("grant containment", () => {
     expect(check({ work: { path: "research/a/data/w", device: "1", inode: "1" } })).toBe("work")
     expect(check({ tools: ["notebook"] })).toBe("tools")
     expect(check({ deadline: "2030-01-01T00:00:00.001Z" })).toBe("deadline")
+  })
+
+  it("a child of a grant made for one candidate is made for the same one", () => {
+    const forCandidate = sealGrant({ ...parent, candidateId: "c1" })
+    const check = (grant: StoredGrant, candidateId: string | null) => {
+      const r = checkContained(childOf(remaining, { candidateId }), { grant, deadline: parent.deadline, remaining })
+      return Either.isLeft(r) ? r.left.field : "contained"
+    }
+    expect(check(forCandidate, "c1")).toBe("contained")
+    expect(check(forCandidate, "c2")).toBe("candidateId")
+    expect(check(forCandidate, null)).toBe("candidateId")
+    expect(check(parent, "c2")).toBe("contained")
   })
 
   it.prop("a narrowing may only lower figures and bring the deadline forward", {

@@ -4,6 +4,7 @@
  * (docs/exec.md, "journal inspect --verify"). Through the built CLI; spawns it and the sandbox.
  */
 import { describe, expect, it } from "@effect/vitest"
+import { runCli } from "../support/cli.js"
 import { createCandidate, createGrant, exec, folder, ok, putInput, sandboxWorks } from "./support.js"
 
 describe.skipIf(!sandboxWorks)("the record of a linked run names its study", () => {
@@ -47,6 +48,9 @@ describe.skipIf(!sandboxWorks)("the record of a linked run names its study", () 
     expect(finding.detail).toContain("'st2'")
     expect(finding.detail).toContain("'st'")
     expect(x.study).toBe("st")
+    // A person reading `exec show` sees the candidate and the study as the JSON answer names them.
+    const shown = runCli(["exec", "show", "--execution", x.id, "--workdir", dir])
+    expect(shown.stdout.split("\n"), shown.stderr).toContain("  for candidate cand, linked in study st's journal")
     // A run not linked to a study names none.
     expect(exec(dir, "g1", ["true"])).not.toHaveProperty("study")
   }, 120_000)

@@ -8,7 +8,7 @@ import { afterAll, assert, beforeAll, describe, expect, it } from "@effect/vites
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as net from "node:net"
-import { interimHead, MAX_INTERIM_HEAD_BYTES } from "../../src/domain/Interim.js"
+import { interimHead, MAX_INTERIM_HEAD_BYTES, switchesProtocols } from "../../src/domain/Interim.js"
 import { SafeHttp } from "../../src/services/SafeHttp.js"
 import { httpLayer, loopbackForTests, recorder } from "./support.js"
 
@@ -80,11 +80,11 @@ describe("interim responses before the final one", () => {
       expect(r.left).toMatchObject({ _tag: "HttpStatus", status: 404 })
     }))
 
-  it.live("an unrequested 101 Switching Protocols is final, not interim: the connection is refused", () =>
+  it.live("an unrequested 101 Switching Protocols is a final status outside 2xx: HttpStatus 101, not retryable", () =>
     Effect.gen(function*() {
       const r = yield* fetch("/switching")
       assert(Either.isLeft(r))
-      expect(r.left._tag).toBe("ConnectionFailed")
+      expect(r.left).toMatchObject({ _tag: "HttpStatus", status: 101 })
     }))
 })
 
@@ -105,6 +105,15 @@ describe("interimHead (pure)", () => {
     // 101 switches protocols (final); a four-digit status is no 1xx.
     expect(interimHead(bytes("HTTP/1.1 101 Switching Protocols\r\n\r\n"))).toBe("final")
     expect(interimHead(bytes("HTTP/1.1 1000 x\r\n\r\n"))).toBe("final")
+  })
+
+  it("tells a final 101 from other statuses", () => {
+    expect(switchesProtocols(bytes("HTTP/1.1 101 Switching Protocols\r\n\r\n"))).toBe(true)
+    expect(switchesProtocols(bytes("HTTP/1.1 101\r\n\r\n"))).toBe(true)
+    expect(switchesProtocols(bytes("HTTP/1.1 1010 x\r\n"))).toBe(false)
+    expect(switchesProtocols(bytes("HTTP/1.1 100 Continue\r\n"))).toBe(false)
+    expect(switchesProtocols(bytes("HTTP/1.1 200 OK\r\n"))).toBe(false)
+    expect(switchesProtocols(bytes("HTTP/1.1 101"))).toBe(false)
   })
 
   it("leaves a head longer than its bound to the HTTP parser", () => {
