@@ -34,6 +34,7 @@ const inProcess = [
   "test/foundation/clip.test.ts",
   "test/foundation/clock.test.ts",
   "test/foundation/decodeKinds.test.ts",
+  "test/foundation/decodeLazy.test.ts",
   "test/foundation/errorMessages.test.ts",
   "test/foundation/fileLength.test.ts",
   "test/foundation/inProcess.test.ts",

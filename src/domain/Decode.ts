@@ -252,10 +252,13 @@ export const FreeJsonObject = Schema.Record({ key: Schema.String, value: Schema.
  * recursive (the issue formatter, canonical JSON, JSON.stringify) meets an unbounded depth.
  */
 export const decodeWith = <A, I>(schema: Schema.Schema<A, I, never>) => {
-  const decode = Schema.decodeUnknownEither(schema, { errors: "all", onExcessProperty: "error" })
+  // Schema compiles the whole parser when asked for it; most decoders a module makes at load are
+  // never called in a given run (a CLI process runs one command), so it is compiled at the first call.
+  let decode: ((u: unknown) => Either.Either<A, ParseResult.ParseError>) | undefined
   return (value: unknown): Either.Either<A, InvalidInput> => {
     const problem = jsonProblem(value, MAX_DOCUMENT_DEPTH)
     if (problem !== null) return Either.left(new InvalidInput({ issues: [issueOf(problem)] }))
+    decode ??= Schema.decodeUnknownEither(schema, { errors: "all", onExcessProperty: "error" })
     return Either.mapLeft(decode(value), (e) => new InvalidInput({ issues: toIssues(e) }))
   }
 }
@@ -272,10 +275,12 @@ export const firstIssueReason = (invalid: InvalidInput, fallback: string): strin
 
 /** Check an already-decoded value against `schema`'s type side (service arguments): `InvalidInput`. */
 export const validateWith = <A, I>(schema: Schema.Schema<A, I, never>) => {
-  const validate = Schema.validateEither(schema, { errors: "all", onExcessProperty: "error" })
+  // Compiled at the first call, as `decodeWith`'s parser.
+  let validate: ((u: unknown) => Either.Either<A, ParseResult.ParseError>) | undefined
   return (value: unknown): Either.Either<A, InvalidInput> => {
     const problem = jsonProblem(value, MAX_DOCUMENT_DEPTH)
     if (problem !== null) return Either.left(new InvalidInput({ issues: [issueOf(problem)] }))
+    validate ??= Schema.validateEither(schema, { errors: "all", onExcessProperty: "error" })
     return Either.mapLeft(validate(value), (e) => new InvalidInput({ issues: toIssues(e) }))
   }
 }

@@ -241,6 +241,7 @@ const compile = (ast: AST.AST): Check => {
 
 /** `Schema.is(schema, { onExcessProperty: "error" })`, compiled (see the module comment). */
 export const compileGuard = <A, I>(schema: Schema.Schema<A, I, never>): (u: unknown) => u is A => {
-  const check = compile(schema.ast)
-  return (u: unknown): u is A => check(u)
+  // Compiled at the first call: modules make their guards at load, and a run uses few of them.
+  let check: Check | undefined
+  return (u: unknown): u is A => (check ??= compile(schema.ast))(u)
 }
