@@ -309,6 +309,14 @@ export const maskedPaths = (
 ): ReadonlyArray<string> => grant.protected.filter((p) => grant.inputs.some((i) => isUnder(p, i.path)))
 
 /**
+ * The masks a sandbox mounts: each path once, none inside another (a path below a masked
+ * directory is hidden with it, and a mount below a read-only empty directory cannot be made).
+ * Order kept.
+ */
+export const outermostMasks = <M extends { readonly path: string }>(masks: ReadonlyArray<M>): ReadonlyArray<M> =>
+  masks.filter((m, i) => !masks.some((o, j) => o.path === m.path ? j < i : isUnder(m.path, o.path)))
+
+/**
  * Whether a path of the work folder can be seen inside a sandbox of this grant: it lies in one of
  * its roots and in none of the paths masked there (the model of the mounts `bwrapArgs` makes,
  * with every mask present; the property tests hold the grant checks to it).

@@ -68,6 +68,7 @@ import {
   inheritProtection,
   isRevoked,
   maskedPaths,
+  outermostMasks,
   type RootIdentity,
   type StoredGrant
 } from "../domain/Grant.js"
@@ -237,7 +238,7 @@ export const ExecLive = Layer.effect(
             }, ancestors),
             { onLeft: Effect.fail, onRight: Effect.succeed }
           )
-          const masks: Array<{ path: string; directory: boolean }> = []
+          const found: Array<{ path: string; directory: boolean }> = []
           for (const m of maskedPaths({ inputs: st.grant.inputs, protected: hidden })) {
             // A protected path that is a symlink, or reached through one, cannot be masked: what it
             // names would be visible inside through the link. Refused, never run unmasked.
@@ -251,9 +252,10 @@ export const ExecLive = Layer.effect(
             if (
               Option.isSome(s) && (s.value.kind === "directory" || s.value.kind === "file" || s.value.kind === "other")
             ) {
-              masks.push({ path: m, directory: s.value.kind === "directory" })
+              found.push({ path: m, directory: s.value.kind === "directory" })
             }
           }
+          const masks = outermostMasks(found)
           const missing = yield* folder.programProblem(argv[0]!, sandboxView(st.grant, masks))
           if (missing !== null) {
             return yield* new InvalidInput({

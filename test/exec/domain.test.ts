@@ -20,6 +20,7 @@ import {
   checkContained,
   checkNarrowing,
   type Figures,
+  outermostMasks,
   remainingBudget,
   sealGrant,
   type StoredGrant
@@ -292,5 +293,13 @@ describe("signatures and where a program is", () => {
     const [passwd, group] = sandboxEtc({ uid: 1001, gid: 0, home: "/work/w" })
     expect(passwd!.content).toContain("\ndossier:x:1001:0:dossier:/work/w:/bin/sh\n")
     expect(group!.content).toBe("root:x:0:\nnogroup:x:65534:\n")
+  })
+})
+
+describe("masks", () => {
+  it("masks nested in one another are mounted once, the outermost", () => {
+    const m = (path: string) => ({ path, directory: true })
+    expect(outermostMasks([m("a/b/c"), m("a/b"), m("a/bc"), m("a/b"), m("x")]).map((x) => x.path))
+      .toEqual(["a/b", "a/bc", "x"])
   })
 })
