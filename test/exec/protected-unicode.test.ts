@@ -49,6 +49,25 @@ describe("a protected name the folder spells in another Unicode form", () => {
   })
 })
 
+describe("a root that is a protected entry in another Unicode form", () => {
+  it("a child's root spelling the parent's entry, or a grant's own, is refused as inside it", () => {
+    const dir = folder()
+    createGrant(dir, { protected: [...DEFAULT, NFC] })
+    put(dir, `${NFD}/labels.csv`, "SPELT-SECRET\n")
+    expect(
+      refused(
+        dir,
+        ["grant", "create", "--input", putInput(dir, "c.json", childGrant({ inputs: [NFD] }))],
+        "ProtectedPathInGrant"
+      )
+    )
+      .toMatchObject({ path: NFC, root: NFD, reason: "ancestor-protected" })
+    const own = grantInput({ id: "g3", task: "task-3", inputs: [NFD], work: "research/exp/runs/r3", protected: [NFC] })
+    expect(refused(dir, ["grant", "create", "--input", putInput(dir, "own.json", own)], "ProtectedPathInGrant"))
+      .toMatchObject({ path: NFC, root: NFD, reason: "protected" })
+  })
+})
+
 describe.skipIf(!sandboxWorks)("a spelling made after the grant, at exec", () => {
   const cat = (dir: string, grant: string, file: string) => exec(dir, grant, ["/bin/cat", `/work/${file}`])
 
