@@ -153,6 +153,13 @@ const JOURNAL_FOLDERS = new Set(["recovered", "legacy"])
 /** `a` equals `b` or lies below it. */
 export const within = (a: string, b: string): boolean => a === b || isUnder(a, b)
 export const overlaps = (a: string, b: string): boolean => within(a, b) || within(b, a)
+/**
+ * `within` and `isUnder` as a reader takes the names (NFC-equal at each component: `/` never
+ * composes, so the whole path's NFC is its components'): a root spelt `cafe` + U+0301 lies inside
+ * a protected `café`.
+ */
+const readerWithin = (a: string, b: string): boolean => within(a.normalize("NFC"), b.normalize("NFC"))
+const readerUnder = (a: string, b: string): boolean => isUnder(a.normalize("NFC"), b.normalize("NFC"))
 
 /** Why a root may not be granted whatever `protected` says, and the path it would expose. */
 export interface Reserved {
@@ -205,7 +212,8 @@ const normalized = (field: string, p: string): Either.Either<string, UnsafePath>
 /**
  * Normalize the roots and apply the protection rules: no root is reserved (`reservedRoot`); no
  * root lies inside a `protected` entry; the work root contains no `protected` entry (an entry
- * below an input root is masked in the sandbox instead); inputs and work do not overlap.
+ * below an input root is masked in the sandbox instead); inputs and work do not overlap. Inside
+ * and below compare names as a reader takes them (`readerWithin`).
  */
 export const checkPaths = (
   input: GrantInput
@@ -227,12 +235,12 @@ export const checkPaths = (
       if (hit !== undefined) {
         return yield* Either.left(new ProtectedPathInGrant({ path: hit.path, root, reason: hit.reason }))
       }
-      const inside = prot.find((p) => within(root, p))
+      const inside = prot.find((p) => readerWithin(root, p))
       if (inside !== undefined) {
         return yield* Either.left(new ProtectedPathInGrant({ path: inside, root, reason: "protected" }))
       }
     }
-    const inWork = prot.find((p) => isUnder(p, work))
+    const inWork = prot.find((p) => readerUnder(p, work))
     if (inWork !== undefined) {
       return yield* Either.left(new ProtectedPathInGrant({ path: inWork, root: work, reason: "protected" }))
     }
@@ -249,8 +257,8 @@ export const checkPaths = (
  * What a grant hides, given what its ancestors hide: its own `protected` entries and every
  * ancestor's (a child never sees what an ancestor protects). Refused when one of its roots lies
  * inside an entry an ancestor protects, or its work root contains one (the work root is never
- * masked): `ProtectedPathInGrant {reason: "ancestor-protected"}`. Entries come out normalized,
- * each once, the grant's own first.
+ * masked): `ProtectedPathInGrant {reason: "ancestor-protected"}`, in any Unicode spelling of
+ * the entry (`readerWithin`). Entries come out normalized, each once, the grant's own first.
  */
 export const inheritProtection = (
   grant: { readonly inputs: ReadonlyArray<string>; readonly work: string; readonly protected: ReadonlyArray<string> },
@@ -260,11 +268,11 @@ export const inheritProtection = (
   for (const a of ancestors) {
     for (const p of a.protected) {
       for (const root of [...grant.inputs, grant.work]) {
-        if (within(root, p)) {
+        if (readerWithin(root, p)) {
           return Either.left(new ProtectedPathInGrant({ path: p, root, reason: "ancestor-protected" }))
         }
       }
-      if (isUnder(p, grant.work)) {
+      if (readerUnder(p, grant.work)) {
         return Either.left(new ProtectedPathInGrant({ path: p, root: grant.work, reason: "ancestor-protected" }))
       }
       if (!out.includes(p)) out.push(p)
@@ -307,6 +315,14 @@ export const unprotectedSpellings = (
 export const maskedPaths = (
   grant: { readonly inputs: ReadonlyArray<{ readonly path: string }>; readonly protected: ReadonlyArray<string> }
 ): ReadonlyArray<string> => grant.protected.filter((p) => grant.inputs.some((i) => isUnder(p, i.path)))
+
+/**
+ * The masks a sandbox mounts: each path once, none inside another (a path below a masked
+ * directory is hidden with it, and a mount below a read-only empty directory cannot be made).
+ * Order kept.
+ */
+export const outermostMasks = <M extends { readonly path: string }>(masks: ReadonlyArray<M>): ReadonlyArray<M> =>
+  masks.filter((m, i) => !masks.some((o, j) => o.path === m.path ? j < i : isUnder(m.path, o.path)))
 
 /**
  * Whether a path of the work folder can be seen inside a sandbox of this grant: it lies in one of

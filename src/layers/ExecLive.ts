@@ -68,6 +68,7 @@ import {
   inheritProtection,
   isRevoked,
   maskedPaths,
+  outermostMasks,
   type RootIdentity,
   type StoredGrant
 } from "../domain/Grant.js"
@@ -94,6 +95,7 @@ import { Workdir } from "../services/Workdir.js"
 import { type UnnamedFile, WorkTree } from "../services/WorkTree.js"
 import { makeExecRecords, markersWalkedBefore, refuseWorkFolderInside, startTicks } from "./ExecRecords.js"
 import { currentDate, dateOr } from "./Now.js"
+import { spellingFinder } from "./ProtectedSpellings.js"
 import { registerRun } from "./RunStops.js"
 import { spanned } from "./Spans.js"
 
@@ -237,8 +239,19 @@ export const ExecLive = Layer.effect(
             }, ancestors),
             { onLeft: Effect.fail, onRight: Effect.succeed }
           )
-          const masks: Array<{ path: string; directory: boolean }> = []
-          for (const m of maskedPaths({ inputs: st.grant.inputs, protected: hidden })) {
+          // Every spelling a reader takes for a hidden entry (NFC-equal at each name below an input
+          // root: `café` typed, `café` from a Mac), as the folder has them now, is masked too.
+          const toMask = maskedPaths({ inputs: st.grant.inputs, protected: hidden })
+            .map((path) => ({ path, throughLink: false }))
+          const find = spellingFinder(folder.list)
+          for (const p of hidden) {
+            for (const s of yield* find(p, st.grant.inputs.map((i) => i.path))) {
+              if (!toMask.some((t) => t.path === s.path)) toMask.push(s)
+            }
+          }
+          const found: Array<{ path: string; directory: boolean }> = []
+          for (const { path: m, throughLink } of toMask) {
+            if (throughLink) return yield* new UnsafePath({ path: m, reason: "symlink" })
             // A protected path that is a symlink, or reached through one, cannot be masked: what it
             // names would be visible inside through the link. Refused, never run unmasked.
             const s = yield* folder.stat(m).pipe(Effect.catchTag("UnsafePath", (e) =>
@@ -251,9 +264,10 @@ export const ExecLive = Layer.effect(
             if (
               Option.isSome(s) && (s.value.kind === "directory" || s.value.kind === "file" || s.value.kind === "other")
             ) {
-              masks.push({ path: m, directory: s.value.kind === "directory" })
+              found.push({ path: m, directory: s.value.kind === "directory" })
             }
           }
+          const masks = outermostMasks(found)
           const missing = yield* folder.programProblem(argv[0]!, sandboxView(st.grant, masks))
           if (missing !== null) {
             return yield* new InvalidInput({

@@ -39,13 +39,12 @@ import {
   overlaps,
   remainingBudget,
   type RootIdentity,
-  sameNameToAReader,
   sealGrant,
   type StoredGrant,
   unprotectedSpellings
 } from "../domain/Grant.js"
 import { checkIdOf, optionalNow, optionalText, readArgs, readOptions } from "../domain/Options.js"
-import { isUnder, normalizeRelative } from "../domain/Paths.js"
+import { normalizeRelative } from "../domain/Paths.js"
 import { EvidenceKey } from "../services/EvidenceKey.js"
 import { ExecFiles } from "../services/ExecFiles.js"
 import { Grants, type GrantsShape, type GrantStatus } from "../services/Grants.js"
@@ -56,6 +55,7 @@ import { WorkTree } from "../services/WorkTree.js"
 import { makeExecRecords, markersWalkedBefore, ownerAlive, refuseWorkFolderInside } from "./ExecRecords.js"
 import { dateOr } from "./Now.js"
 import { killSandboxes } from "./ProcessTree.js"
+import { spellingFinder } from "./ProtectedSpellings.js"
 import { spanned } from "./Spans.js"
 
 const decodeInput = decodeWith(GrantInput)
@@ -163,35 +163,6 @@ export const GrantsLive = Layer.effect(
       return i < 0 ? "inputs" : `inputs.${i}`
     }
 
-    /**
-     * The paths of the folder a reader would take for protected entry `entry` below one of the
-     * input roots (`sameNameToAReader` at each component below the root, the root as granted): the
-     * spellings its mask must cover. What cannot be listed has none.
-     */
-    const spellingsOf = (entry: string, inputs: ReadonlyArray<string>) =>
-      Effect.gen(function*() {
-        const out: Array<string> = []
-        for (const root of inputs) {
-          if (!isUnder(entry.normalize("NFC"), root.normalize("NFC"))) continue
-          const rest = entry.split("/").slice(root.split("/").length)
-          let at = [root]
-          for (const [k, part] of rest.entries()) {
-            const next: Array<string> = []
-            for (const dir of at) {
-              const names = yield* folder.list(dir).pipe(Effect.orElseSucceed(() => []))
-              for (const e of names) {
-                if (sameNameToAReader(e.name, part) && (k === rest.length - 1 || e.kind === "directory")) {
-                  next.push(`${dir}/${e.name}`)
-                }
-              }
-            }
-            at = next
-          }
-          for (const p of at) if (!out.includes(p)) out.push(p)
-        }
-        return out
-      })
-
     /** Every protected entry's spellings in the folder are protected too, or InvalidInput names the ones to add. */
     const checkSpellings = (input: GrantInput, paths: CheckedPaths) =>
       Effect.gen(function*() {
@@ -199,8 +170,14 @@ export const GrantsLive = Layer.effect(
           const i = input.protected.findIndex((raw) => Either.getOrNull(normalizeRelative(raw)) === p)
           return { field: i < 0 ? "protected" : `protected.${i}`, path: p }
         })
+        // A directory that cannot be listed spells nothing here; a spelling through a symlink is
+        // not one of the folder's paths (exec refuses the run that meets it: UnsafePath).
+        const find = spellingFinder((dir) => folder.list(dir).pipe(Effect.orElseSucceed(() => [])))
         const spellings = new Map<string, ReadonlyArray<string>>()
-        for (const e of entries) spellings.set(e.path, yield* spellingsOf(e.path, paths.inputs))
+        for (const e of entries) {
+          const found = yield* find(e.path, paths.inputs)
+          spellings.set(e.path, found.filter((s) => !s.throughLink).map((s) => s.path))
+        }
         const issues = unprotectedSpellings(entries, spellings)
         if (issues.length > 0) return yield* new InvalidInput({ issues: [...issues] })
       })

@@ -8,8 +8,9 @@
  * - `hash`: the digest of a file a run left in its work root (outputs may be hard-linked to each
  *   other: no single-link rule, no size limit);
  * - `programProblem`: whether the program can start inside the sandbox, looked up on this host;
- * - `list`: the entries of a directory (none when it does not exist), for `grant create`'s check
- *   that a protected name is protected in every Unicode form the folder spells it.
+ * - `list`: the entries of a directory (none when it does not exist), to find every Unicode
+ *   form the folder spells a protected name in (`grant create` refuses one not listed; `exec`
+ *   masks each at every run: src/layers/ProtectedSpellings.ts).
  *
  * The device/inode identity of a grant's roots, and the walks of the work root, are the other
  * folder-side service exec uses: `WorkTree` (./WorkTree.ts). A grant's roots are checked on the

@@ -1,5 +1,6 @@
 /** Pure decisions of grants and execution evidence, property-tested. */
 import { describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as fc from "effect/FastCheck"
 import { checkSignature, signDigest } from "../../src/domain/Evidence.js"
@@ -20,10 +21,12 @@ import {
   checkContained,
   checkNarrowing,
   type Figures,
+  outermostMasks,
   remainingBudget,
   sealGrant,
   type StoredGrant
 } from "../../src/domain/Grant.js"
+import { spellingFinder } from "../../src/layers/ProtectedSpellings.js"
 
 const parent: StoredGrant = sealGrant({
   id: "p",
@@ -293,4 +296,38 @@ describe("signatures and where a program is", () => {
     expect(passwd!.content).toContain("\ndossier:x:1001:0:dossier:/work/w:/bin/sh\n")
     expect(group!.content).toBe("root:x:0:\nnogroup:x:65534:\n")
   })
+})
+
+describe("masks", () => {
+  it("masks nested in one another are mounted once, the outermost", () => {
+    const m = (path: string) => ({ path, directory: true })
+    expect(outermostMasks([m("a/b/c"), m("a/b"), m("a/bc"), m("a/b"), m("x")]).map((x) => x.path))
+      .toEqual(["a/b", "a/bc", "x"])
+  })
+})
+
+describe("every spelling of a protected entry", () => {
+  const NFD = "cafe\u0301"
+  const tree: Record<string, ReadonlyArray<{ name: string; kind: "file" | "directory" | "symlink" }>> = {
+    "d": [{ name: "caf\u00e9", kind: "directory" }, { name: NFD, kind: "directory" }, { name: "x", kind: "file" }],
+    "d/caf\u00e9": [{ name: "s.csv", kind: "file" }],
+    [`d/${NFD}`]: [{ name: "s.csv", kind: "file" }],
+    "e": [{ name: NFD, kind: "symlink" }]
+  }
+
+  it.effect("each directory listed once; a symlink where the entry goes on is answered, not followed", () =>
+    Effect.gen(function*() {
+      const listed: Array<string> = []
+      const find = spellingFinder((dir) => Effect.sync(() => (listed.push(dir), tree[dir] ?? [])))
+      expect((yield* find("d/caf\u00e9/s.csv", ["d", "e"])).map((s) => s.path))
+        .toEqual(["d/caf\u00e9/s.csv", `d/${NFD}/s.csv`])
+      expect(yield* find(`d/${NFD}`, ["d"])).toEqual([
+        { path: "d/caf\u00e9", throughLink: false },
+        { path: `d/${NFD}`, throughLink: false }
+      ])
+      expect(listed).toEqual(["d", "d/caf\u00e9", `d/${NFD}`])
+      expect(yield* find("e/caf\u00e9/s.csv", ["e"])).toEqual([{ path: `e/${NFD}/s.csv`, throughLink: true }])
+      expect(yield* find("e/caf\u00e9", ["e"])).toEqual([{ path: `e/${NFD}`, throughLink: false }])
+      expect(yield* find("f/caf\u00e9", ["d", "e"])).toEqual([])
+    }))
 })

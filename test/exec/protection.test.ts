@@ -1,6 +1,7 @@
 /**
  * Protection of grants through the built CLI: a child never sees what an ancestor protects;
- * dossier-owned areas are never a work root; a study folder is refused with a hint that works.
+ * dossier-owned areas are never a work root; a study folder is refused with a hint that works;
+ * protected entries nested in one another are masked once (the outermost).
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as fs from "node:fs"
@@ -135,6 +136,16 @@ describe("a protected path that cannot be masked", () => {
     expect(
       fs.existsSync(path.join(dir, ".dossier/executions")) ? fs.readdirSync(path.join(dir, ".dossier/executions")) : []
     ).toEqual([])
+  })
+})
+
+describe("protected entries nested in one another", () => {
+  it.skipIf(!sandboxWorks)("the outer mask hides both and the run starts", () => {
+    const dir = folder()
+    createGrant(dir, { protected: [...grantInput().protected, "research/exp/data/holdout/labels.csv"] })
+    const x = exec(dir, "g1", ["/bin/cat", "/work/research/exp/data/holdout/labels.csv"])
+    expect(x.exitCode).not.toBe(0)
+    expect(stdoutOf(dir, x)).not.toContain("HOLDOUT-LABELS")
   })
 })
 
