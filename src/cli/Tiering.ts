@@ -2,6 +2,13 @@
  * Whether a command line runs with V8's optimizing compiler (TurboFan). The loader (./bin.ts)
  * asks it once the bundle is compiled; node:fs and node:path only.
  *
+ * A `plan` command runs without it: it reads and writes one record of bounded size (the plan,
+ * `PLAN_LIMITS`) and exits, so no function of it runs long enough for optimized code to pay. In
+ * a bound folder TurboFan compiled the driver's and the runtime's hot functions on its background
+ * thread, beside the command and the server on two cores: of a bound `plan checkpoint`, ~40
+ * million instructions of the process's ~915 million (a plain folder's, ~2 million of ~712
+ * million; docs/performance.md, "Shared store").
+ *
  * `ingest --file` of a page under 1 MiB runs without it. In a process that reads one such page
  * and exits, TurboFan compiles the extractor's hot functions on a background thread for code that
  * then runs a few milliseconds: of a fresh `ingest --file` of the median page of the article set
@@ -23,6 +30,7 @@ export const optimizes = (
   cwd: string = process.cwd(),
   env: Record<string, string | undefined> = process.env
 ): boolean => {
+  if (argv[0] === "plan") return false
   if (argv[0] !== "ingest") return true
   const file = lastFlagValue(argv, "file")
   if (file === undefined || file === "") return true

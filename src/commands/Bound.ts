@@ -27,6 +27,7 @@ import { type BoundError, refreshView, type StoreMode, touchedParts } from "../l
 import { refusedByServer } from "../layers/postgres/PgErrors.js"
 import { PgStore as PgStoreTag } from "../layers/postgres/PgStore.js"
 import type { PgStore } from "../layers/postgres/PgStore.js"
+import type { EvidenceKey } from "../services/EvidenceKey.js"
 import type { FileStore } from "../services/FileStore.js"
 import type { Workdir } from "../services/Workdir.js"
 import { type CommandSpec, modeOf, toolName } from "./Spec.js"
@@ -72,7 +73,7 @@ export const writes = (spec: CommandSpec, values: Readonly<Record<string, unknow
  */
 export const refreshNote = (
   path: ReadonlyArray<string>
-): Effect.Effect<ViewNote | null, never, PgStore | FileStore | Workdir> =>
+): Effect.Effect<ViewNote | null, never, PgStore | FileStore | Workdir | EvidenceKey> =>
   Effect.map(
     refreshView(touchedParts(path[0] ?? "")),
     (r) => viewNote(r.refreshed ? { kept: r.report.kept } : { failed: r.reason })
@@ -84,7 +85,7 @@ export const refreshNote = (
  */
 export const refreshAfter = (
   path: ReadonlyArray<string>
-): Effect.Effect<ViewNote | null, never, PgStore | FileStore | Workdir> =>
+): Effect.Effect<ViewNote | null, never, PgStore | FileStore | Workdir | EvidenceKey> =>
   Effect.tap(refreshNote(path), (note) =>
     note === null ? Effect.void : Effect.sync(() => {
       process.stderr.write(`dossier: ${note.note}\n`)

@@ -58,6 +58,7 @@ import {
   type TransferMode,
   type TransferParts
 } from "../domain/StoreTransfer.js"
+import type { EvidenceKey } from "../services/EvidenceKey.js"
 import { FileStore, type FileStoreShape } from "../services/FileStore.js"
 import { Lock, type LockShape } from "../services/Lock.js"
 import { CaptureStore, type CaptureStoreShape, type RetainFile } from "../services/ports/CaptureStore.js"
@@ -67,7 +68,9 @@ import { JournalStore, type JournalStoreShape } from "../services/ports/JournalS
 import { MonitorStore, type MonitorStoreShape, type MonitorWrite } from "../services/ports/MonitorStore.js"
 import { PLAN_KEY, type PlanRecord, PlanStore, type PlanStoreShape } from "../services/ports/PlanStore.js"
 import type { LoggedEvent, Versioned } from "../services/Store.js"
+import type { Workdir } from "../services/Workdir.js"
 import { BaseLive } from "./Base.js"
+import { LockLive } from "./LockLive.js"
 import { planMdDigest, type PlanViewShape } from "./PlanViewFile.js"
 
 /** One side of a transfer: the storage ports, the work folder's files, and the unit of atomicity. */
@@ -597,3 +600,16 @@ export const folderSide = (
   dir: string,
   parts: TransferParts = ALL_PARTS
 ): Effect.Effect<StoreSide, WorkdirNotFound, Scope.Scope> => folderSideOf(BaseLive(dir), parts)
+
+/**
+ * `folderSide` of the folder whose FileStore, Workdir and EvidenceKey the context holds (a bound
+ * command's own, `BaseLive`'s services but its lock): the folder's lock and the folder adapters of
+ * `parts` over them, the rest not built again.
+ */
+export const folderSideOfContext = (
+  parts: TransferParts
+): Effect.Effect<StoreSide, never, FileStore | Workdir | EvidenceKey | Scope.Scope> =>
+  Effect.flatMap(
+    Effect.context<FileStore | Workdir | EvidenceKey>(),
+    (context) => folderSideOf(LockLive.pipe(Layer.provideMerge(Layer.succeedContext(context))), parts)
+  )

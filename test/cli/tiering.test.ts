@@ -1,7 +1,8 @@
 /**
- * Which command lines run without V8's optimizing compiler (src/cli/Tiering.ts): `ingest --file`
- * of a regular file under 1 MiB, found as the command finds it (a relative path from the work
- * folder); every other command line, and anything odd about the file, keeps V8's defaults.
+ * Which command lines run without V8's optimizing compiler (src/cli/Tiering.ts): a `plan` command,
+ * and `ingest --file` of a regular file under 1 MiB, found as the command finds it (a relative path
+ * from the work folder); every other command line, and anything odd about the file, keeps V8's
+ * defaults.
  */
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -23,7 +24,7 @@ const none = {}
 const origin = ["--origin", "https://example.org/a"]
 
 describe("optimizes", () => {
-  it("turns the optimizing compiler off only for ingest --file of a regular file under 1 MiB", () => {
+  it("turns the optimizing compiler off for ingest --file only of a regular file under 1 MiB", () => {
     const dir = folder()
     const other = fs.mkdtempSync(path.join(os.tmpdir(), "dossier-tiering-"))
     const ingest = (...rest: ReadonlyArray<string>) => ["ingest", ...rest, ...origin]
@@ -48,5 +49,19 @@ describe("optimizes", () => {
     expect(optimizes(["ingest", "--workdir", dir, "--", "--file", "small.html"], other, none)).toBe(true)
     expect(optimizes(["source", "show", "--file", "small.html", "--workdir", dir], other, none)).toBe(true)
     expect(optimizes(["status", "--workdir", dir], other, none)).toBe(true)
+  })
+
+  it("turns it off for every plan command, in a plain or a bound folder alike", () => {
+    const dir = folder()
+    const bound = folder()
+    fs.writeFileSync(path.join(bound, ".dossier", "store.json"), "{}")
+    for (const workdir of [dir, bound]) {
+      for (const command of ["start", "checkpoint", "inspect"]) {
+        expect(optimizes(["plan", command, "--workdir", workdir, "--json"], workdir, none)).toBe(false)
+      }
+    }
+    // The other groups keep it, bound or not.
+    expect(optimizes(["journal", "append", "--workdir", bound], bound, none)).toBe(true)
+    expect(optimizes(["status", "--workdir", bound], bound, none)).toBe(true)
   })
 })

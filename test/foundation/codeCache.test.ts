@@ -3,7 +3,8 @@
  * built CLI answers the same whether the cache of the bundle it runs (`next`: the monitor's) is
  * valid, missing, damaged (bits flipped, which V8 notices only with the checksum the loader turns
  * on), made for another bundle or turned off; a missing or unusable cache is written again at
- * exit, and a turned-off one is left alone.
+ * exit, and a turned-off one is left alone. A plan command, which runs without V8's optimizing
+ * compiler, takes the cache it made on its next run.
  */
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { spawnSync } from "node:child_process"
@@ -82,6 +83,23 @@ describe("code cache of the CLI", () => {
 
     fs.writeFileSync(cache, "short")
     expect(run()).toStrictEqual(reference)
+  })
+
+  it("keeps the cache of a command that runs without the optimizing compiler (plan)", () => {
+    // The loader turns TurboFan off for such a command once the bundle is compiled (src/cli/Tiering.ts):
+    // its cache is made and read under the same flags as any other, so the next run takes it as it is.
+    const planCache = path.join(copy, "dossier-plan.cjs.cache")
+    const plan = () =>
+      spawnSync(process.execPath, [path.join(copy, "dossier.cjs"), "plan", "inspect", "--workdir", workdir, "--json"], {
+        encoding: "utf8"
+      })
+    fs.rmSync(planCache, { force: true })
+    const first = plan()
+    const made = fs.statSync(planCache)
+    const second = plan()
+    expect(second.stdout).toBe(first.stdout)
+    expect(fs.statSync(planCache).ino).toBe(made.ino)
+    expect(fs.statSync(planCache).mtimeMs).toBe(made.mtimeMs)
   })
 
   it("neither reads nor writes the cache with DOSSIER_CODE_CACHE=0", () => {

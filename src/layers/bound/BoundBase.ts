@@ -13,6 +13,7 @@ import * as Option from "effect/Option"
 import { UsageError } from "../../domain/CliErrors.js"
 import { StoreUnavailable } from "../../domain/StoreErrors.js"
 import { type ViewParts, WHOLE_VIEW } from "../../domain/StoreTransfer.js"
+import type { EvidenceKey } from "../../services/EvidenceKey.js"
 import { FileStore } from "../../services/FileStore.js"
 import { Workdir } from "../../services/Workdir.js"
 import { readBinding } from "../BindingFile.js"
@@ -65,19 +66,22 @@ export type BoundError = Layer.Layer.Error<ReturnType<typeof BoundBase>>
 
 /**
  * Bring the `parts` of the folder's view up to what the store holds (`pullInto`, as `dossier
- * pull` does for all of them), under the folder's own lock (the command's `Lock` is the store's).
- * Answers why when it could not.
+ * pull` does for all of them), under the folder's own lock (the command's `Lock` is the store's),
+ * over the command's own FileStore, Workdir and EvidenceKey: only that lock is built for it
+ * (building the folder's services again cost ~27 million instructions of a bound `plan
+ * checkpoint`'s ~870 million; docs/performance.md, "Shared store"). Answers why when it could not.
  */
-export const refreshView = (parts: ViewParts): Effect.Effect<Refreshed, never, PgStore | FileStore | Workdir> =>
+export const refreshView = (
+  parts: ViewParts
+): Effect.Effect<Refreshed, never, PgStore | FileStore | Workdir | EvidenceKey> =>
   Effect.gen(function*() {
     const store = yield* PgStore
     const files = yield* FileStore
-    const { root } = yield* Workdir
     // Loaded when a command has written: a read-only one never evaluates the copy's adapters.
-    const [{ pullInto }, { folderSide }] = yield* Effect.promise(() =>
+    const [{ pullInto }, { folderSideOfContext }] = yield* Effect.promise(() =>
       Promise.all([import("../StorePull.js"), import("../StoreTransfer.js")])
     )
-    return yield* pullInto(store, files, yield* folderSide(root, parts), parts)
+    return yield* pullInto(store, files, yield* folderSideOfContext(parts), parts)
   }).pipe(
     Effect.scoped,
     Effect.map((report) => ({ refreshed: true as const, report })),
