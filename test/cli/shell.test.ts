@@ -13,7 +13,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { allSpecs } from "../../src/cli/Specs.js"
-import { finishInput, literature, runningRun, sha } from "../monitor/support.js"
+import { finishInput, literature, runningRunInProcess, sha } from "../monitor/support.js"
 import { CLI, leaksNothing, put, putInput, runCli, type RunOptions, snapshot, tempWorkdir } from "../support/cli.js"
 
 /** `dossier <args> --json` without --workdir, from `cwd`; DOSSIER_WORKDIR cleared unless given. */
@@ -356,7 +356,7 @@ describe("init, status and the lists", () => {
       tail: "clean"
     }])
     expect(refusal(at(dir, ["journal", "inspect", "--study", "typo"]), "StudyNotFound").study).toBe("typo")
-    const run = await runningRun(dir, "lit", "2026-12-02T10:00:00Z")
+    const run = await runningRunInProcess(dir, "lit", "2026-12-02T10:00:00Z")
     const list = okJson(at(dir, ["monitor", "list"]))
     expect(list.subscriptions).toMatchObject([{ id: "lit", status: "active", activeRunId: run.id }])
     expect(list.runs).toMatchObject([{ id: run.id, subscriptionId: "lit", status: "running", revision: 2 }])
@@ -571,7 +571,7 @@ describe("read-only commands", () => {
         putInput(dir, "e.json", { id: "c1", type: "candidate_created", candidate: { id: "a", title: "A" } })
       ])
     )
-    const run = await runningRun(dir, "lit", "2026-12-02T10:00:00Z")
+    const run = await runningRunInProcess(dir, "lit", "2026-12-02T10:00:00Z")
     okJson(
       at(dir, [
         "monitor",

@@ -12,7 +12,7 @@ import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { allSpecs } from "../../src/cli/Specs.js"
-import { literature, mon, runningRun } from "../monitor/support.js"
+import { literature, mon, runningRunInProcess } from "../monitor/support.js"
 import { CLI, put, putInput, runCli, tempWorkdir } from "../support/cli.js"
 
 const run = (dir: string, args: ReadonlyArray<string>) => runCli([...args, "--workdir", dir])
@@ -217,7 +217,7 @@ describe("monitor show while a run is active", () => {
   it("shows the next window after the active run's, not the past one it covers", async () => {
     const dir = tempWorkdir("dossier-surface-")
     // Window 0 starts 2026-12-01T08:00Z; the run is created on 12-02 for window 0.
-    const r = await runningRun(dir, "lit", "2026-12-02T10:00:00Z")
+    const r = await runningRunInProcess(dir, "lit", "2026-12-02T10:00:00Z")
     const shown = run(dir, ["monitor", "show", "--subscription", "lit", "--json"])
     expect(shown.json.subscription.activeRunId).toBe(r.id)
     expect(shown.json.nextWindowAt).toBe("2026-12-08T08:00:00.000Z")
@@ -278,7 +278,7 @@ describe("monitor show while a run is active", () => {
 describe("hints that name the way out", () => {
   it("InvalidTransition to completed names finish-run; a missing review item names --review-item as options, reviewItem in a file", async () => {
     const dir = tempWorkdir("dossier-surface-")
-    const r = await runningRun(dir, "lit", "2026-12-02T10:00:00Z")
+    const r = await runningRunInProcess(dir, "lit", "2026-12-02T10:00:00Z")
     const t = run(dir, [
       "monitor",
       "transition-run",
@@ -315,7 +315,7 @@ describe("hints that name the way out", () => {
 
   it("DispositionRefused names the option when the action was given as options", async () => {
     const dir = tempWorkdir("dossier-surface-")
-    const r = await runningRun(dir, "lit", "2026-12-02T10:00:00Z")
+    const r = await runningRunInProcess(dir, "lit", "2026-12-02T10:00:00Z")
     put(
       dir,
       "research/sources/paper.txt",

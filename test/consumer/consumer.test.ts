@@ -89,13 +89,15 @@ describe("a consumer package of the packed library", () => {
         // own package.json (NodeNext) and each imports `dossier` from its own node_modules (the
         // import and the require conditions, dist/types and dist/types-cjs), while effect's
         // declarations (the same files, linked) are loaded and checked once, not once per consumer.
-        // Without skipLibCheck: dossier's declarations are checked too. The JavaScript is emitted
-        // beside each consumer's source, under its own package.json.
+        // Without skipLibCheck: dossier's declarations are checked too (skipDefaultLibCheck only
+        // skips TypeScript's own lib.*.d.ts). The JavaScript is emitted beside each consumer's
+        // source, under its own package.json.
         fs.writeFileSync(
           path.join(root, "tsconfig.json"),
           JSON.stringify({
             compilerOptions: {
               strict: true,
+              skipDefaultLibCheck: true,
               target: "ES2022",
               module: "NodeNext",
               moduleResolution: "NodeNext",

@@ -12,10 +12,10 @@ import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
 import { runCli } from "../support/cli.js"
+import { createGrantInProcess } from "./grantInProcess.js"
 import {
   childGrant,
   createCandidate,
-  createGrant,
   D,
   exec,
   execAsync,
@@ -98,11 +98,11 @@ const READING = {
 }
 
 /** One folder, one grant, one run of every reading attack; each part's stdout and stderr. */
-const reading = once(() => {
+const reading = once(async () => {
   const dir = folder()
   put(dir, "research/st/research-events.jsonl", "")
   createCandidate(dir, "ev.json")
-  createGrant(dir)
+  await createGrantInProcess(dir)
   // The machine's own path to the folder, from scripts (an argv naming it would be printed back).
   put(dir, "research/exp/runs/r1/host-path.sh", `cat ${dir}/plan.md ${dir}/research/exp/other/secret.txt\n`)
   put(
@@ -122,8 +122,8 @@ const reading = once(() => {
 })
 
 describe.skipIf(!sandboxWorks)("confined exec: reading", () => {
-  it("sees its input root read-only, and nothing outside the grant, no holdout, no grant record, no journal, no plan", () => {
-    const { dir, x, out: partOut } = reading()
+  it("sees its input root read-only, and nothing outside the grant, no holdout, no grant record, no journal, no plan", async () => {
+    const { dir, x, out: partOut } = await reading()
     const out = partOut("inputs")
     expect(out).toContain("a,b\n1,2\n")
     expect(out).toContain("done")
@@ -143,8 +143,8 @@ describe.skipIf(!sandboxWorks)("confined exec: reading", () => {
     expect(fs.readFileSync(path.join(dir, "research/exp/data/train.csv"), "utf8")).toBe("a,b\n1,2\n")
   })
 
-  it("cannot escape through .., /proc/1/root or an absolute host path", () => {
-    const { err, out: partOut } = reading()
+  it("cannot escape through .., /proc/1/root or an absolute host path", async () => {
+    const { err, out: partOut } = await reading()
     const out = partOut("escape")
     expect(out).not.toContain("OUTSIDE-SECRET")
     expect(out).not.toContain("PLAN-TEXT")
@@ -155,8 +155,8 @@ describe.skipIf(!sandboxWorks)("confined exec: reading", () => {
     expect(err("escape")).toMatch(/No such file/)
   })
 
-  it("may learn where the folder lies from /proc/self/mountinfo, and still cannot open anything there", () => {
-    const { dir, err, out: partOut } = reading()
+  it("may learn where the folder lies from /proc/self/mountinfo, and still cannot open anything there", async () => {
+    const { dir, err, out: partOut } = await reading()
     const out = partOut("mountinfo")
     // What docs/exec.md says a run can see: each mount's source path (on its file system) names
     // the folder's location on the machine...
@@ -170,8 +170,8 @@ describe.skipIf(!sandboxWorks)("confined exec: reading", () => {
     expect(err("mountinfo").match(/No such file/g)).toHaveLength(3)
   })
 
-  it("sees the sandbox's own accounts and hosts in /etc and host name, none of the machine's, and names still resolve", () => {
-    const { err, out: partOut } = reading()
+  it("sees the sandbox's own accounts and hosts in /etc and host name, none of the machine's, and names still resolve", async () => {
+    const { err, out: partOut } = await reading()
     const part = (out: string, name: string) => out.split(`== ${name}\n`)[1]!.split("== ")[0]!
     const out = partOut("etc")
     const uid = process.getuid!()
@@ -208,9 +208,9 @@ describe.skipIf(!sandboxWorks)("confined exec: reading", () => {
     expect(err("etc")).toBe("")
   })
 
-  it("cannot change the machine's kernel settings through /proc/sys, even when dossier runs as root", () => {
+  it("cannot change the machine's kernel settings through /proc/sys, even when dossier runs as root", async () => {
     expect(SETTINGS.length).toBeGreaterThan(0)
-    const { out: partOut, x } = reading()
+    const { out: partOut, x } = await reading()
     const out = partOut("sysctl")
     expect(out).toContain("end")
     expect(out).not.toContain("WROTE")
@@ -280,9 +280,9 @@ const baseInput = () => ({
 })
 
 /** Writing and linking attacks: one folder, one grant, one run of both (parts as for reading). */
-const writing = once(() => {
+const writing = once(async () => {
   const dir = folder()
-  createGrant(dir)
+  await createGrantInProcess(dir)
   put(dir, "research/exp/runs/r1/mk-host-link.sh", `ln -s ${dir}/research/exp/other/secret.txt host-link\n`)
   const x = exec(
     dir,
@@ -304,8 +304,8 @@ const writing = once(() => {
 })
 
 describe.skipIf(!sandboxWorks)("confined exec: writing and links", () => {
-  it("cannot write into an input root; the work root is the only writable place", () => {
-    const { dir, err, x } = writing()
+  it("cannot write into an input root; the work root is the only writable place", async () => {
+    const { dir, err, x } = await writing()
     expect(fs.readFileSync(path.join(dir, "research/exp/data/train.csv"), "utf8")).toBe("a,b\n1,2\n")
     expect(fs.existsSync(path.join(dir, "research/exp/data/n.txt"))).toBe(false)
     expect(fs.existsSync(path.join(dir, "y"))).toBe(false)
@@ -317,8 +317,8 @@ describe.skipIf(!sandboxWorks)("confined exec: writing and links", () => {
     ])
   })
 
-  it("a symlink it creates pointing outside is listed, never followed by the evidence scan; a hard link out fails", () => {
-    const { dir, err, x } = writing()
+  it("a symlink it creates pointing outside is listed, never followed by the evidence scan; a hard link out fails", async () => {
+    const { dir, err, x } = await writing()
     // The run's outputs: this part's one regular file, and the other part's (above).
     expect(x.outputs.map((o: any) => o.path)).toEqual([
       "research/exp/runs/r1/real.txt",
@@ -339,9 +339,9 @@ describe.skipIf(!sandboxWorks)("confined exec: writing and links", () => {
 })
 
 describe.skipIf(!sandboxWorks)("confined exec: names with line breaks and control characters", () => {
-  it("the record keeps them as they are; exec show's report shows each on its one line, escaped", () => {
+  it("the record keeps them as they are; exec show's report shows each on its one line, escaped", async () => {
     const dir = folder()
-    createGrant(dir)
+    await createGrantInProcess(dir)
     // A name that would print as a finding of dossier's own, one with a tab, one with the list's
     // separator, one with an escape sequence; a folder with a line break holding a .dossier.
     const forged = "a\n  finding setid-cleared: forged"
@@ -381,9 +381,9 @@ describe.skipIf(!sandboxWorks)("confined exec: names with line breaks and contro
 })
 
 describe.skipIf(!sandboxWorks)("confined exec: hard links placed from outside", () => {
-  it("an output that is also a file outside the work root is named by a hard-link-outside finding", () => {
+  it("an output that is also a file outside the work root is named by a hard-link-outside finding", async () => {
     const dir = folder()
-    createGrant(dir)
+    await createGrantInProcess(dir)
     // Someone who can write the folder links a file from outside it into the work root.
     const outside = path.join(fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "dossier-outside-"))), "f.txt")
     fs.writeFileSync(outside, "OUTSIDE\n")
@@ -421,7 +421,7 @@ const NETWORK_SECRET = "s3cr3t-from-the-parent-environment"
  */
 const network = once(async () => {
   const dir = folder()
-  createGrant(dir)
+  await createGrantInProcess(dir)
   let connections = 0
   const server = net.createServer((s) => {
     connections++
@@ -460,9 +460,9 @@ describe.skipIf(!sandboxWorks)("confined exec: network and environment", () => {
     expect(connections).toBe(0)
   })
 
-  it("runs with only PATH, HOME, LANG, TZ and DOSSIER_GRANT, in the work root, in a new session", () => {
+  it("runs with only PATH, HOME, LANG, TZ and DOSSIER_GRANT, in the work root, in a new session", async () => {
     const dir = folder()
-    createGrant(dir)
+    await createGrantInProcess(dir)
     const x = exec(dir, "g1", ["env"])
     expect(stdoutOf(dir, x).trim().split("\n").map((l) => l.split("=")[0]).sort()).toEqual([
       "DOSSIER_GRANT",
@@ -490,9 +490,9 @@ describe.skipIf(!sandboxWorks)("confined exec: network and environment", () => {
     expect(out("environ")).not.toContain("DOSSIER_TEST_SECRET")
   })
 
-  it("without bash among the tools nothing runs, whatever program would start the shell", () => {
+  it("without bash among the tools nothing runs, whatever program would start the shell", async () => {
     const dir = folder()
-    createGrant(dir, { tools: ["read", "notebook"] })
+    await createGrantInProcess(dir, { tools: ["read", "notebook"] })
     // A copy of a shell under another name, in the work root.
     put(dir, "research/exp/runs/r1/notashell", fs.readFileSync("/bin/sh"))
     fs.chmodSync(path.join(dir, "research/exp/runs/r1/notashell"), 0o755)
@@ -517,7 +517,11 @@ describe.skipIf(!sandboxWorks)("confined exec: network and environment", () => {
     expect(fs.existsSync(records) ? fs.readdirSync(records) : []).toEqual([])
     expect(ok(dir, ["grant", "show", "--grant", "g1"]).remaining.runs).toBe(20)
     // The same programs run under a grant that has bash.
-    createGrant(dir, { id: "g2", task: "task-2", work: "research/exp/runs/r2", tools: ["bash"] }, "g2.json")
+    await createGrantInProcess(
+      dir,
+      { id: "g2", task: "task-2", work: "research/exp/runs/r2", tools: ["bash"] },
+      "g2.json"
+    )
     for (const argv of attempts.slice(1, 4)) {
       const x = exec(dir, "g2", argv)
       expect(x.exitCode, argv.join(" ")).toBe(0)
@@ -527,9 +531,9 @@ describe.skipIf(!sandboxWorks)("confined exec: network and environment", () => {
 })
 
 /** Processes a run leaves behind: one folder, one grant, one run (parts as for reading). */
-const leftBehind = once(() => {
+const leftBehind = once(async () => {
   const dir = folder()
-  createGrant(dir)
+  await createGrantInProcess(dir)
   const x = exec(
     dir,
     "g1",
@@ -547,9 +551,11 @@ const leftBehind = once(() => {
 })
 
 describe.skipIf(!sandboxWorks)("confined exec: limits", () => {
-  it("outliving the wall budget: sleep 1000 is killed and recorded", () => {
+  it("outliving the wall budget: sleep 1000 is killed and recorded", async () => {
     const dir = folder()
-    createGrant(dir, { budget: { runs: 5, wallSeconds: 2, cpuSeconds: 60, memoryMiB: 256, outputMiB: 8 } })
+    await createGrantInProcess(dir, {
+      budget: { runs: 5, wallSeconds: 2, cpuSeconds: 60, memoryMiB: 256, outputMiB: 8 }
+    })
     const t0 = Date.now()
     const x = exec(dir, "g1", ["sleep", "1000"])
     expect(x).toMatchObject({ status: "killed", reason: "wall-time", signal: "SIGTERM" })
@@ -565,9 +571,9 @@ describe.skipIf(!sandboxWorks)("confined exec: limits", () => {
     expect(refused(dir, ["exec", "--grant", "g1", "--", "true"], "BudgetExhausted").resource).toBe("wallSeconds")
   })
 
-  it("a fork bomb stops at the process limit", () => {
+  it("a fork bomb stops at the process limit", async () => {
     const dir = folder()
-    createGrant(dir)
+    await createGrantInProcess(dir)
     const x = exec(dir, "g1", [
       "perl",
       "-e",
@@ -579,18 +585,22 @@ describe.skipIf(!sandboxWorks)("confined exec: limits", () => {
     expect(x.limits.processes).toBe(256)
   })
 
-  it("allocating past the memory budget fails inside the sandbox", () => {
+  it("allocating past the memory budget fails inside the sandbox", async () => {
     const dir = folder()
-    createGrant(dir, { budget: { runs: 5, wallSeconds: 60, cpuSeconds: 60, memoryMiB: 64, outputMiB: 8 } })
+    await createGrantInProcess(dir, {
+      budget: { runs: 5, wallSeconds: 60, cpuSeconds: 60, memoryMiB: 64, outputMiB: 8 }
+    })
     const x = exec(dir, "g1", ["perl", "-e", "my $x = 'a' x (300 * 1024 * 1024); print length($x), \"\\n\""])
     expect(stdoutOf(dir, x)).not.toContain(String(300 * 1024 * 1024))
     expect(x.exitCode).not.toBe(0)
     expect(x.maxRssKiB).toBeLessThan(64 * 1024)
   })
 
-  it("output beyond the budget is BudgetExceeded, and the run is recorded", () => {
+  it("output beyond the budget is BudgetExceeded, and the run is recorded", async () => {
     const dir = folder()
-    createGrant(dir, { budget: { runs: 5, wallSeconds: 60, cpuSeconds: 60, memoryMiB: 256, outputMiB: 1 } })
+    await createGrantInProcess(dir, {
+      budget: { runs: 5, wallSeconds: 60, cpuSeconds: 60, memoryMiB: 256, outputMiB: 1 }
+    })
     const e = refused(dir, [
       "exec",
       "--grant",
@@ -608,24 +618,26 @@ describe.skipIf(!sandboxWorks)("confined exec: limits", () => {
     expect(refused(dir, ["exec", "--grant", "g1", "--", "true"], "BudgetExhausted").resource).toBe("outputMiB")
   })
 
-  it("nothing it forks outlives the run: a daemon, an orphan and a nohup are gone when exec answers", () => {
-    const { out, x } = leftBehind()
+  it("nothing it forks outlives the run: a daemon, an orphan and a nohup are gone when exec answers", async () => {
+    const { out, x } = await leftBehind()
     expect(x.status).toBe("exited")
     expect(out("daemons")).toBe("started\n")
     expect([...processesWith("4097"), ...processesWith("4098"), ...processesWith("4099")]).toEqual([])
   })
 
-  it("the recorded CPU time is the whole tree's, an orphan's included", () => {
-    const { dir, x } = leftBehind()
+  it("the recorded CPU time is the whole tree's, an orphan's included", async () => {
+    const { dir, x } = await leftBehind()
     expect(x.status).toBe("exited")
     const orphan = Number(fs.readFileSync(path.join(dir, "research/exp/runs/r1/done"), "utf8"))
     expect(orphan).toBeGreaterThan(0.1)
     expect(x.cpuSeconds).toBeGreaterThanOrEqual(orphan * 0.95)
   })
 
-  it("a tree of processes that together reach the CPU budget is killed: cpu-time, and the budget is spent", () => {
+  it("a tree of processes that together reach the CPU budget is killed: cpu-time, and the budget is spent", async () => {
     const dir = folder()
-    createGrant(dir, { budget: { runs: 5, wallSeconds: 60, cpuSeconds: 2, memoryMiB: 256, outputMiB: 8 } })
+    await createGrantInProcess(dir, {
+      budget: { runs: 5, wallSeconds: 60, cpuSeconds: 2, memoryMiB: 256, outputMiB: 8 }
+    })
     // Four busy loops: each stays under the per-process RLIMIT_CPU of 2 s until the tree has used 2 s.
     const x = exec(dir, "g1", sh("for i in 1 2 3 4; do (while :; do :; done) & done; wait"))
     expect(x).toMatchObject({ status: "killed", reason: "cpu-time", signal: "SIGTERM" })
@@ -635,9 +647,11 @@ describe.skipIf(!sandboxWorks)("confined exec: limits", () => {
     expect(refused(dir, ["exec", "--grant", "g1", "--", "true"], "BudgetExhausted").resource).toBe("cpuSeconds")
   })
 
-  it("a grant with no run left refuses", () => {
+  it("a grant with no run left refuses", async () => {
     const dir = folder()
-    createGrant(dir, { budget: { runs: 1, wallSeconds: 60, cpuSeconds: 60, memoryMiB: 256, outputMiB: 8 } })
+    await createGrantInProcess(dir, {
+      budget: { runs: 1, wallSeconds: 60, cpuSeconds: 60, memoryMiB: 256, outputMiB: 8 }
+    })
     exec(dir, "g1", ["true"])
     expect(refused(dir, ["exec", "--grant", "g1", "--", "true"], "BudgetExhausted").resource).toBe("runs")
     expect(ok(dir, ["grant", "show", "--grant", "g1"]).state).toBe("exhausted")
@@ -645,9 +659,9 @@ describe.skipIf(!sandboxWorks)("confined exec: limits", () => {
 })
 
 describe.skipIf(!sandboxWorks)("confined exec: roots and grants", () => {
-  it("a root replaced by a symlink (or another directory) between grant and exec is RootIdentityChanged", () => {
+  it("a root replaced by a symlink (or another directory) between grant and exec is RootIdentityChanged", async () => {
     const dir = folder()
-    createGrant(dir)
+    await createGrantInProcess(dir)
     fs.renameSync(path.join(dir, "research/exp/data"), path.join(dir, "research/exp/data-moved"))
     fs.symlinkSync(path.join(dir, "research/exp/other"), path.join(dir, "research/exp/data"))
     expect(refused(dir, ["exec", "--grant", "g1", "--", "true"], "RootIdentityChanged").path).toBe("research/exp/data")
@@ -660,9 +674,9 @@ describe.skipIf(!sandboxWorks)("confined exec: roots and grants", () => {
     expect(fs.readdirSync(path.join(dir, ".dossier/executions")).filter((n) => n.endsWith(".json")).length).toBe(1)
   })
 
-  it("without a sandbox nothing runs: SandboxUnavailable, nothing recorded", () => {
+  it("without a sandbox nothing runs: SandboxUnavailable, nothing recorded", async () => {
     const dir = folder()
-    createGrant(dir)
+    await createGrantInProcess(dir)
     expect(
       refused(dir, ["exec", "--grant", "g1", "--", "true"], "SandboxUnavailable", { DOSSIER_SANDBOX: "unavailable" })
         .reason
@@ -674,7 +688,7 @@ describe.skipIf(!sandboxWorks)("confined exec: roots and grants", () => {
 describe.skipIf(!sandboxWorks)("confined exec: the watchdog", () => {
   it("revoking the grant while it runs kills it within 2 s, recorded killed: revoked", async () => {
     const dir = folder()
-    createGrant(dir)
+    await createGrantInProcess(dir)
     const run = execAsync(dir, "g1", ["sh", "-c", "touch ready && exec sleep 1000"])
     await waitForRunning(dir)
     await waitForFile(path.join(dir, "research/exp/runs/r1/ready"))
@@ -698,7 +712,7 @@ describe.skipIf(!sandboxWorks)("confined exec: the watchdog", () => {
 
   it("revoking an ancestor kills a child's run; narrowing the deadline kills too", async () => {
     const dir = folder()
-    createGrant(dir)
+    await createGrantInProcess(dir)
     ok(dir, [
       "grant",
       "create",
@@ -716,7 +730,7 @@ describe.skipIf(!sandboxWorks)("confined exec: the watchdog", () => {
     expect((await a.done).json.execution).toMatchObject({ status: "killed", reason: "revoked" })
 
     const other = folder()
-    createGrant(other)
+    await createGrantInProcess(other)
     const b = execAsync(other, "g1", ["sleep", "1000"])
     await waitForRunning(other)
     ok(other, [
@@ -732,7 +746,7 @@ describe.skipIf(!sandboxWorks)("confined exec: the watchdog", () => {
 
   it("narrowing the CPU budget below what the run used kills it: budget-narrowed", async () => {
     const dir = folder()
-    createGrant(dir)
+    await createGrantInProcess(dir)
     const run = execAsync(dir, "g1", sh("while :; do :; done"))
     await waitForRunning(dir)
     ok(dir, ["grant", "narrow", "--grant", "g1", "--input", putInput(dir, "n.json", { budget: { cpuSeconds: 1 } })])
@@ -744,7 +758,7 @@ describe.skipIf(!sandboxWorks)("confined exec: the watchdog", () => {
 
   it("a root replaced while it runs kills it: root-identity-changed", async () => {
     const dir = folder()
-    createGrant(dir)
+    await createGrantInProcess(dir)
     const run = execAsync(dir, "g1", ["sh", "-c", "touch ready && exec sleep 1000"])
     await waitForRunning(dir)
     await waitForFile(path.join(dir, "research/exp/runs/r1/ready"))
@@ -757,7 +771,7 @@ describe.skipIf(!sandboxWorks)("confined exec: the watchdog", () => {
 
   it("a root swapped for a link right as the run starts is never what gets mounted", async () => {
     const dir = folder()
-    createGrant(dir)
+    await createGrantInProcess(dir)
     // The program outlives the swap by far (the watchdog looks every half second and ends it then):
     // on a loaded machine the test may see the run start seconds after it did.
     const run = execAsync(dir, "g1", ["sh", "-c", "ls /work/research/exp/data; sleep 30; ls /work/research/exp/data"])
@@ -788,7 +802,7 @@ describe.skipIf(!sandboxWorks)("confined exec: the watchdog", () => {
 
   it("an exec that dies takes the sandbox with it; the next command records the run as lost", async () => {
     const dir = folder()
-    createGrant(dir)
+    await createGrantInProcess(dir)
     const run = execAsync(dir, "g1", ["sleep", "1234"])
     const id = await waitForRunning(dir)
     await waitUntil("the program runs", () => processesWith("1234").length > 0)
@@ -804,9 +818,9 @@ describe.skipIf(!sandboxWorks)("confined exec: the watchdog", () => {
 })
 
 describe.skipIf(!sandboxWorks)("confined exec: evidence", () => {
-  it("a tampered record is ExecutionDigestMismatch", () => {
+  it("a tampered record is ExecutionDigestMismatch", async () => {
     const dir = folder()
-    createGrant(dir)
+    await createGrantInProcess(dir)
     const x = exec(dir, "g1", sh("echo 42 > score.txt"))
     const file = path.join(dir, `.dossier/executions/${x.id}.json`)
     fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace(`"exitCode": 0`, `"exitCode": 1`))
@@ -816,9 +830,9 @@ describe.skipIf(!sandboxWorks)("confined exec: evidence", () => {
     expect(d.json.error._tag).toBe("GrantNotFound")
   })
 
-  it("exec show --verify says why each output no longer verifies: changed, missing, a symlink, not a regular file", () => {
+  it("exec show --verify says why each output no longer verifies: changed, missing, a symlink, not a regular file", async () => {
     const dir = folder()
-    createGrant(dir)
+    await createGrantInProcess(dir)
     const x = exec(dir, "g1", sh("for f in a b c d e; do echo $f > $f.txt; done"))
     const work = path.join(dir, "research/exp/runs/r1")
     fs.writeFileSync(path.join(work, "a.txt"), "A\n")

@@ -9,9 +9,9 @@ import { spawn, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { CLI } from "../support/cli.js"
+import { createGrantInProcess } from "./grantInProcess.js"
 import {
   budget,
-  createGrant,
   D,
   exec,
   folder,
@@ -59,10 +59,10 @@ waitpid($_, 0) for @kids;
 describe.skipIf(!sandboxWorks)("budgets hold for the whole run", () => {
   it.skipIf(!memoryCgroup)(
     "twelve forked processes with memoryMiB 64 cannot hold 600 MiB together, and the record says how memory was enforced",
-    () => {
+    async () => {
       const dir = folder()
       put(dir, "research/exp/data/hog.pl", HOG)
-      createGrant(dir, { budget: budget({ memoryMiB: 64 }) })
+      await createGrantInProcess(dir, { budget: budget({ memoryMiB: 64 }) })
       const x = exec(dir, "g1", ["perl", "/work/research/exp/data/hog.pl"])
       const work = fs.readdirSync(path.join(dir, "research/exp/runs/r1"))
       expect(work.filter((n) => n.startsWith("together"))).toEqual([])
@@ -74,10 +74,10 @@ describe.skipIf(!sandboxWorks)("budgets hold for the whole run", () => {
     90_000
   )
 
-  it("the sandbox's /tmp and /dev/shm hold half the memory budget each; its root and /dev are read-only", () => {
+  it("the sandbox's /tmp and /dev/shm hold half the memory budget each; its root and /dev are read-only", async () => {
     const dir = folder()
     // Output MiB above 32: RLIMIT_FSIZE (the output MiB left) binds /tmp's files too.
-    createGrant(dir, { budget: budget({ memoryMiB: 64, outputMiB: 100 }) })
+    await createGrantInProcess(dir, { budget: budget({ memoryMiB: 64, outputMiB: 100 }) })
     const x = exec(dir, "g1", [
       "sh",
       "-c",
@@ -96,9 +96,9 @@ describe.skipIf(!sandboxWorks)("budgets hold for the whole run", () => {
 describe.skipIf(!sandboxWorks)("a program cannot make its run unrecordable", () => {
   it(
     "3,000 nested directories: the run is recorded with what could be scanned and a finding, and later runs work",
-    () => {
+    async () => {
       const dir = folder()
-      createGrant(dir)
+      await createGrantInProcess(dir)
       const x = exec(dir, "g1", [
         "perl",
         "-e",
@@ -118,9 +118,9 @@ describe.skipIf(!sandboxWorks)("a program cannot make its run unrecordable", () 
 
   it(
     "100,001 files: recorded (listed up to the record's cap, every byte charged) with a finding, and later runs work",
-    () => {
+    async () => {
       const dir = folder()
-      createGrant(dir)
+      await createGrantInProcess(dir)
       // The answer lists 10,000 outputs: more than spawnSync's default buffer.
       const r = spawnSync(process.execPath, [
         CLI,
@@ -154,9 +154,9 @@ describe.skipIf(!sandboxWorks)("a program cannot make its run unrecordable", () 
     420_000
   )
 
-  it("files under a name that is not UTF-8 are charged: such names are no way around the output budget", () => {
+  it("files under a name that is not UTF-8 are charged: such names are no way around the output budget", async () => {
     const dir = folder()
-    createGrant(dir, { budget: budget({ outputMiB: 2 }) })
+    await createGrantInProcess(dir, { budget: budget({ outputMiB: 2 }) })
     // 1.5 MiB in a file named with a byte that is not UTF-8, 1 MiB more in a folder so named, and
     // a listed file of 1,000 bytes: 2.5 MiB written against a budget of 2.
     const e = refused(dir, [
@@ -205,7 +205,7 @@ const lastRecord = (dir: string) => {
 describe.skipIf(!sandboxWorks)("an interrupted dossier still records the run", () => {
   it("SIGTERM to dossier during exec: the program is ended, the run recorded `interrupted`, exit 143", async () => {
     const dir = folder()
-    createGrant(dir)
+    await createGrantInProcess(dir)
     const { child, exited } = startExec(dir, ["sh", "-c", "touch ready; sleep 30.5"])
     let out = ""
     child.stdout.on("data", (d) => (out += d))
@@ -226,7 +226,7 @@ describe.skipIf(!sandboxWorks)("an interrupted dossier still records the run", (
 
   it("`dossier exec … | head -1`: the run is recorded `interrupted` and dossier does not exit 0", async () => {
     const dir = folder()
-    createGrant(dir)
+    await createGrantInProcess(dir)
     const { child, exited } = startExec(dir, [
       "sh",
       "-c",
@@ -252,7 +252,7 @@ describe.skipIf(!sandboxWorks)("dossier's memory does not grow with the program'
     "300 MiB through a reader that stalls 8 s: dossier's resident size stays bounded, every byte arrives",
     async () => {
       const dir = folder()
-      createGrant(dir)
+      await createGrantInProcess(dir)
       const { child, exited } = startExec(dir, ["head", "-c", "300M", "/dev/zero"], false)
       let maxKiB = 0
       const poll = setInterval(() => {
