@@ -11,7 +11,7 @@
  * "description") — that panel, shown and holding `MIN_TEXT` characters or more, is the content.
  */
 import type { El, Page } from "./tree.js"
-import { namesOf, textContent } from "./tree.js"
+import { eachKept, namesOf, textContent } from "./tree.js"
 
 /** A name that says "the description": the tab's text, or a token of the panel's id. */
 const LABEL = /^\s*(?:product\s+)?description\s*$/i
@@ -70,16 +70,11 @@ export const descriptionBox = (page: Page, roots: ReadonlyArray<El>): El | undef
   let total = 0
   for (const root of roots) {
     total += root.text
-    for (let i = root.order + 1; i < root.end; i++) {
-      const el = page.all[i]!
-      if (el.drop) {
-        i = el.end - 1
-        continue
-      }
-      if (!namesOf(el).split(/\s+/).some((n) => BOX.test(n))) continue
+    eachKept(page.all, root.order + 1, root.end, (el) => {
+      if (!namesOf(el).split(/\s+/).some((n) => BOX.test(n))) return false
       boxes.push(el)
-      i = el.end - 1
-    }
+      return true
+    })
   }
   const found = boxes.filter((b) => b.text >= MIN_TEXT && b.text >= MIN_SHARE * total)
   return found.length === 1 ? found[0] : undefined
