@@ -38,6 +38,16 @@ const headEnd = (bytes: Uint8Array): number => {
 }
 
 /**
+ * Whether `bytes`, the start of a final response, open with `101 Switching Protocols`: a final
+ * status dossier never asks for (it sends no `Upgrade`), which undici fails as a socket error; the
+ * fetcher answers it as the spec answers any final status outside 2xx, `HttpStatus {status: 101}`.
+ */
+export const switchesProtocols = (bytes: Uint8Array): boolean =>
+  bytes.length > PATTERN.length && PATTERN.every((p, i) => p(bytes[i]!)) &&
+  bytes[PATTERN.length - 2] === 0x30 && bytes[PATTERN.length - 1] === 0x31 &&
+  (bytes[PATTERN.length] === 0x20 || bytes[PATTERN.length] === 0x0d || bytes[PATTERN.length] === 0x0a)
+
+/**
  * Whether `bytes`, the start of a response as received so far, open with an interim response:
  * `"final"` when they do not (the final response starts here: pass everything on), `"incomplete"`
  * when more bytes are needed to tell or to find its end, else the length of the interim response
@@ -50,18 +60,8 @@ export const interimHead = (bytes: Uint8Array): "final" | "incomplete" | number 
   const next = bytes[PATTERN.length]!
   if (next !== 0x20 && next !== 0x0d && next !== 0x0a) return "final"
   // 101 Switching Protocols is a final answer: what follows it is another protocol.
-  if (bytes[PATTERN.length - 2] === 0x30 && bytes[PATTERN.length - 1] === 0x31) return "final"
+  if (switchesProtocols(bytes)) return "final"
   const end = headEnd(bytes.length > MAX_INTERIM_HEAD_BYTES ? bytes.subarray(0, MAX_INTERIM_HEAD_BYTES) : bytes)
   if (end >= 0) return end
   return bytes.length >= MAX_INTERIM_HEAD_BYTES ? "final" : "incomplete"
 }
-
-/**
- * Whether `bytes`, the start of a final response, open with `101 Switching Protocols`: a final
- * status dossier never asks for (it sends no `Upgrade`), which undici fails as a socket error; the
- * fetcher answers it as the spec answers any final status outside 2xx, `HttpStatus {status: 101}`.
- */
-export const switchesProtocols = (bytes: Uint8Array): boolean =>
-  bytes.length > PATTERN.length && PATTERN.every((p, i) => p(bytes[i]!)) &&
-  bytes[PATTERN.length - 2] === 0x30 && bytes[PATTERN.length - 1] === 0x31 &&
-  (bytes[PATTERN.length] === 0x20 || bytes[PATTERN.length] === 0x0d || bytes[PATTERN.length] === 0x0a)
